@@ -1,0 +1,219 @@
+"""Card packs: families, members and the names people say for them.
+
+A pack is a TOML file (built-in ones live in ``voicegame/decks/data``). Card ids are
+``family:member`` (``bun:mrs``); every card carries a full and a short spoken name per
+language, which the narration and the speech grammar are built from.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+__all__ = ["Card", "Deck", "DeckError", "Family", "builtin_decks", "load_deck"]
+
+
+class DeckError(ValueError):
+    """A pack file that cannot be used; the message says what to fix."""
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    family: str
+    member: str
+    index: int
+    names: dict[str, dict[str, str]] = field(compare=False, repr=False)
+
+    def name(self, lang: str = "en", form: str = "full") -> str:
+        """Spoken name, ``form`` = "full" ("Mrs. Bun the Baker's Wife") or "short" ("Mrs. Bun")."""
+        return self.names.get(lang, self.names["en"])[form]
+
+
+@dataclass(frozen=True)
+class Family:
+    key: str
+    index: int
+    cards: tuple[Card, ...]
+    names: dict[str, dict[str, str]] = field(compare=False, repr=False)
+
+    def name(self, lang: str = "en", form: str = "name") -> str:
+        """``form`` = "name" ("Bun the Baker"), "surname" ("Bun") or "plural" ("Buns")."""
+        names = self.names.get(lang, self.names["en"])
+        return names.get(form) or names["name"]
+
+
+@dataclass(frozen=True)
+class Deck:
+    """An immutable pack. Cards are indexed family by family, so family ``f`` of size ``m``
+    holds card indices ``f*m .. f*m+m-1``; the engine uses these indices as bit positions."""
+
+    name: str
+    title: str
+    languages: tuple[str, ...]
+    members: tuple[str, ...]
+    families: tuple[Family, ...]
+    source: str = field(compare=False)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(c for f in self.families for c in f.cards)
+
+    @property
+    def family_size(self) -> int:
+        return len(self.members)
+
+    def card(self, card_id: str) -> Card:
+        return self._card_by_id()[card_id]
+
+    def family(self, key: str) -> Family:
+        return self._family_by_key()[key]
+
+    def has_card(self, card_id: str) -> bool:
+        return card_id in self._card_by_id()
+
+    def has_family(self, key: str) -> bool:
+        return key in self._family_by_key()
+
+    def _card_by_id(self) -> dict[str, Card]:
+        cache = self.__dict__.get("_cards_cache")
+        if cache is None:
+            cache = {c.id: c for c in self.cards}
+            object.__setattr__(self, "_cards_cache", cache)
+        return cache
+
+    def _family_by_key(self) -> dict[str, Family]:
+        cache = self.__dict__.get("_families_cache")
+        if cache is None:
+            cache = {f.key: f for f in self.families}
+            object.__setattr__(self, "_families_cache", cache)
+        return cache
+
+    def summary(self) -> dict:
+        """The ``voicegame decks --json`` entry."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "languages": list(self.languages),
+            "families": [f.key for f in self.families],
+            "members": list(self.members),
+            "cards": [c.id for c in self.cards],
+        }
+
+
+def builtin_decks() -> list[str]:
+    data = resources.files("voicegame.decks") / "data"
+    return sorted(p.name[: -len(".toml")] for p in data.iterdir() if p.name.endswith(".toml"))
+
+
+def load_deck(name_or_path: str, *, three_generations: bool = False) -> Deck:
+    """Load a built-in pack by name, or a user's pack from a ``.toml`` path.
+
+    ``three_generations`` keeps the pack's extended members (Grandpa, Grandma); without it
+    they are left out, giving the usual families of 4.
+    """
+    if name_or_path in builtin_decks():
+        text = (resources.files("voicegame.decks") / "data" / f"{name_or_path}.toml").read_text("utf-8")
+        source = name_or_path
+    else:
+        path = Path(name_or_path)
+        if path.suffix != ".toml" or not path.is_file():
+            raise DeckError(
+                f"There is no deck called {name_or_path!r}. Built-in decks: {', '.join(builtin_decks())};"
+                " or give the path of a .toml pack file."
+            )
+        text = path.read_text("utf-8")
+        source = str(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DeckError(f"{source}: not valid TOML ({exc}).") from None
+    return _parse(data, source, three_generations)
+
+
+def _parse(data: dict, source: str, three_generations: bool) -> Deck:
+    def fail(msg: str) -> DeckError:
+        return DeckError(f"{source}: {msg}")
+
+    for key in ("name", "members", "family"):
+        if key not in data:
+            raise fail(f"missing field {key!r}.")
+    members = [str(m) for m in data["members"]]
+    if len(set(members)) != len(members):
+        raise fail("the members list has a duplicate.")
+    extended = [str(m) for m in data.get("extended_members", [])]
+    if not set(extended) <= set(members):
+        raise fail("extended_members must all be listed in members.")
+    if three_generations and not extended:
+        raise fail("this deck has no extended members (grandpa, grandma) for families of 6.")
+    in_play = [m for m in members if three_generations or m not in extended]
+    languages = tuple(data.get("languages", ["en"]))
+    if "en" not in languages:
+        raise fail("every deck needs English names (languages must include 'en').")
+
+    families: list[Family] = []
+    seen_keys: set[str] = set()
+    seen_names: dict[tuple[str, str], str] = {}
+    index = 0
+    for fi, fam in enumerate(data["family"]):
+        where = f"family {fi + 1}"
+        if "key" not in fam:
+            raise fail(f"{where} has no 'key'.")
+        fkey = str(fam["key"])
+        where = f"family {fkey!r}"
+        if fkey in seen_keys:
+            raise fail(f"duplicate family key {fkey!r}.")
+        if ":" in fkey or not fkey.strip():
+            raise fail(f"{where}: a family key must be a plain word.")
+        seen_keys.add(fkey)
+        fnames = {}
+        for lang in languages:
+            if lang not in fam or "name" not in fam[lang]:
+                raise fail(f"{where} has no {lang} name.")
+            fnames[lang] = {k: str(v) for k, v in fam[lang].items()}
+        cards_data = fam.get("cards", {})
+        given = [str(m) for m in cards_data]
+        if set(given) != set(members) or len(given) != len(members):
+            missing = [m for m in members if m not in given]
+            extra = [m for m in given if m not in members]
+            detail = "; ".join(
+                part
+                for part in (
+                    f"missing {', '.join(missing)}" if missing else "",
+                    f"unknown {', '.join(extra)}" if extra else "",
+                )
+                if part
+            )
+            raise fail(
+                f"{where} has {len(given)} cards but every family needs exactly {len(members)}"
+                f" ({', '.join(members)}): {detail}."
+            )
+        cards = []
+        for m in in_play:
+            cnames = {}
+            for lang in languages:
+                entry = cards_data[m].get(lang)
+                if not entry or "full" not in entry or "short" not in entry:
+                    raise fail(f"card {fkey}:{m} needs a {lang} full and short name.")
+                cnames[lang] = {"full": str(entry["full"]), "short": str(entry["short"])}
+                for form in ("full", "short"):
+                    spoken = cnames[lang][form].casefold()
+                    other = seen_names.get((lang, spoken))
+                    if other and other != f"{fkey}:{m}":
+                        raise fail(f"cards {other} and {fkey}:{m} share the name {cnames[lang][form]!r}.")
+                    seen_names[(lang, spoken)] = f"{fkey}:{m}"
+            cards.append(Card(f"{fkey}:{m}", fkey, m, index, cnames))
+            index += 1
+        families.append(Family(fkey, fi, tuple(cards), fnames))
+    if len(families) < 2:
+        raise fail("a deck needs at least 2 families.")
+    return Deck(
+        name=str(data["name"]),
+        title=str(data.get("title", data["name"])),
+        languages=languages,
+        members=tuple(in_play),
+        families=tuple(families),
+        source=source,
+    )
