@@ -7,6 +7,7 @@ language, which the narration and the speech grammar are built from.
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -59,7 +60,11 @@ class Deck:
 
     @property
     def cards(self) -> tuple[Card, ...]:
-        return tuple(c for f in self.families for c in f.cards)
+        cache = self.__dict__.get("_cards_tuple")
+        if cache is None:
+            cache = tuple(c for f in self.families for c in f.cards)
+            object.__setattr__(self, "_cards_tuple", cache)
+        return cache
 
     @property
     def family_size(self) -> int:
@@ -103,9 +108,10 @@ class Deck:
         }
 
 
-def builtin_decks() -> list[str]:
+@functools.cache
+def builtin_decks() -> tuple[str, ...]:
     data = resources.files("voicegame.decks") / "data"
-    return sorted(p.name[: -len(".toml")] for p in data.iterdir() if p.name.endswith(".toml"))
+    return tuple(sorted(p.name[: -len(".toml")] for p in data.iterdir() if p.name.endswith(".toml")))
 
 
 def load_deck(name_or_path: str, *, three_generations: bool = False) -> Deck:
@@ -115,22 +121,26 @@ def load_deck(name_or_path: str, *, three_generations: bool = False) -> Deck:
     they are left out, giving the usual families of 4.
     """
     if name_or_path in builtin_decks():
-        text = (resources.files("voicegame.decks") / "data" / f"{name_or_path}.toml").read_text("utf-8")
-        source = name_or_path
-    else:
-        path = Path(name_or_path)
-        if path.suffix != ".toml" or not path.is_file():
-            raise DeckError(
-                f"There is no deck called {name_or_path!r}. Built-in decks: {', '.join(builtin_decks())};"
-                " or give the path of a .toml pack file."
-            )
-        text = path.read_text("utf-8")
-        source = str(path)
+        return _load_builtin(name_or_path, three_generations)
+    path = Path(name_or_path)
+    if path.suffix != ".toml" or not path.is_file():
+        raise DeckError(
+            f"There is no deck called {name_or_path!r}. Built-in decks: {', '.join(builtin_decks())};"
+            " or give the path of a .toml pack file."
+        )
+    text = path.read_text("utf-8")
+    source = str(path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DeckError(f"{source}: not valid TOML ({exc}).") from None
     return _parse(data, source, three_generations)
+
+
+@functools.cache
+def _load_builtin(name: str, three_generations: bool) -> Deck:
+    text = (resources.files("voicegame.decks") / "data" / f"{name}.toml").read_text("utf-8")
+    return _parse(tomllib.loads(text), name, three_generations)
 
 
 def _parse(data: dict, source: str, three_generations: bool) -> Deck:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = ["Action", "Ask", "Flip", "IllegalAction", "Pass", "action_from_json", "ERROR_CODES"]
 
@@ -33,11 +32,11 @@ class IllegalAction(ValueError):
         return {"code": self.code, "message": self.message}
 
 
-@dataclass(frozen=True, slots=True)
-class Ask:
+class Ask(NamedTuple):
     """Ask ``target`` for one card, or (second phase, or the ask-by-surname rule) a whole family.
 
     ``by`` names the asker when it is known (a voice at the table); None means the current player.
+    Actions are named tuples: immutable, and cheap enough for hundreds of thousands a second.
     """
 
     target: str
@@ -59,8 +58,7 @@ class Ask:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Flip:
+class Flip(NamedTuple):
     """Memory variant: after "Not at home", turn over the face-down centre card in ``slot``."""
 
     slot: int
@@ -69,8 +67,7 @@ class Flip:
         return {"flip": self.slot}
 
 
-@dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(NamedTuple):
     """Memory variant: decline to turn over a centre card."""
 
     def to_json(self) -> dict[str, Any]:

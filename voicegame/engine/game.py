@@ -77,6 +77,10 @@ class Game:
         self._card_ids = [c.id for c in self.deck.cards]
         self._family_index = {f.key: f.index for f in self.deck.families}
         self._family_keys = [f.key for f in self.deck.families]
+        self._lows = sum(1 << (f * self._m) for f in range(self._nf))  # lowest bit of each family
+        self._bluff = rules.bluff
+        self._penalty = rules.politeness_penalty
+        self._miss_to_asked = rules.after_miss == "asked"
         self._start = start  # a loaded position, or None when dealt from the seed
         self._dealer0 = self._seat_of(dealer) if dealer is not None else len(players) - 1
         self.actions: list[Action] = []
@@ -215,14 +219,16 @@ class Game:
 
         Raises IllegalAction (and changes nothing) when the action breaks a rule.
         """
-        if isinstance(action, dict):
+        kind = type(action)
+        if kind is dict:
             action = action_from_json(action)
+            kind = type(action)
         start = len(self.log)
-        if type(action) is Ask:
+        if kind is Ask:
             self._ask(action)
-        elif type(action) is Flip:
+        elif kind is Flip:
             self._flip(action.slot)
-        elif type(action) is Pass:
+        elif kind is Pass:
             self._decline_flip()
         else:
             raise IllegalAction("bad_action", "Unknown action.")
@@ -243,8 +249,7 @@ class Game:
         for a in actions:
             self.apply(a)
 
-    def _refuse_if_not_asking(self, action: Ask) -> int:
-        """Checks shared by every request; returns the asker's seat."""
+    def _ask(self, action: Ask) -> None:
         if self.over:
             raise IllegalAction("wrong_phase", "The game is over. Start a new game to play again.")
         asker = self.turn
@@ -258,11 +263,9 @@ class Game:
             raise IllegalAction(
                 "wrong_phase", f"{self.players[asker]}, turn over a centre card or pass before asking again."
             )
-        return asker
-
-    def _ask(self, action: Ask) -> None:
-        asker = self._refuse_if_not_asking(action)
-        target = self._seat_of(action.target)
+        target = self._seat.get(action.target)
+        if target is None:
+            target = self._seat_of(action.target)
         if target == asker:
             raise IllegalAction("self", "You cannot ask yourself. Ask another player.")
         if target not in self.round_players:
@@ -294,30 +297,40 @@ class Game:
             )
 
     def _ask_card(self, asker: int, target: int, action: Ask) -> None:
+        """One card asked for: hand it over, or "Not at home"."""
         card = self._card_index.get(action.card)
         if card is None:
             raise IllegalAction("unknown_card", f"There is no card {action.card} in the {self.deck.name} deck.")
         f = card // self._m
-        self._check_target_and_family(asker, target, f)
+        hands = self.hands
+        if not hands[target] or self._complete >> f & 1 or not hands[asker] & self._fam_mask[f]:
+            self._check_target_and_family(asker, target, f)
         bit = 1 << card
-        if self.hands[asker] & bit and not self.rules.bluff:
+        if hands[asker] & bit and not self._bluff:
             raise IllegalAction("own_card", f"You already hold {self.deck.cards[card].name(form='short')}.")
         cid = self._card_ids[card]
         log = self.log
-        log.append({"type": "ask", "player": self.players[asker], "target": self.players[target], "card": cid,
+        players = self.players
+        log.append({"type": "ask", "player": players[asker], "target": players[target], "card": cid,
                     "polite": action.polite})
-        if self.rules.politeness_penalty and not action.polite:
+        if self._penalty and not action.polite:
             self._penalise(asker, target)
             return
-        if self.hands[target] & bit:
-            self.hands[target] ^= bit
-            self.hands[asker] |= bit
-            log.append({"type": "transfer", "from": self.players[target], "to": self.players[asker], "cards": [cid]})
+        if hands[target] & bit:
+            hands[target] ^= bit
+            hands[asker] |= bit
+            log.append({"type": "transfer", "from": players[target], "to": players[asker], "cards": [cid]})
             self._after_success(asker, target, f)
         else:
-            log.append({"type": "not_at_home", "player": self.players[target], "asker": self.players[asker],
-                        "card": cid})
-            self._after_miss(asker, target)
+            log.append({"type": "not_at_home", "player": players[target], "asker": players[asker], "card": cid})
+            if self.stock or self.centre:
+                self._after_miss(asker, target)
+            elif self._miss_to_asked:
+                # The asked player has cards, and so does the asker: the new turn always has a request.
+                self.turn = target
+                log.append({"type": "turn", "player": players[target]})
+            else:
+                self._pass_turn_from(asker)
 
     def _ask_surname(self, asker: int, target: int, action: Ask) -> None:
         f = self._family_index.get(action.family)
@@ -377,15 +390,18 @@ class Game:
         self._set_turn(target)
 
     def _after_success(self, asker: int, target: int, f: int) -> None:
-        if self.hands[asker] & self._fam_mask[f] == self._fam_mask[f]:
+        hands = self.hands
+        fm = self._fam_mask[f]
+        if hands[asker] & fm == fm:
             self._complete_family(asker, f)
-        if not self.hands[target] and not self.stock:
+            if self._check_round_end():
+                return
+        if not hands[target] and not self.stock:
             self.log.append({"type": "player_out", "player": self.players[target]})
-        if self._check_round_end():
-            return
-        if not self._can_act(asker):
+        if not hands[asker] and not self.stock:
             self._pass_turn_from(asker)
-        self._settle()
+        if self.stock or self.centre:
+            self._settle()
 
     def _after_miss(self, asker: int, target: int) -> None:
         if self.phase == "cards" and self.stock:
@@ -398,7 +414,7 @@ class Game:
         self._turn_after_miss(asker, target)
 
     def _turn_after_miss(self, asker: int, target: int) -> None:
-        if self.rules.after_miss == "asked" and self._can_act(target):
+        if self._miss_to_asked and self._can_act(target):
             self._set_turn(target)
         else:
             self._pass_turn_from(asker)
@@ -767,6 +783,11 @@ class Observation:
         return self._g.deck
 
     @property
+    def card_ids(self) -> list[str]:
+        """Card ids by card index (bit position in ``hand_mask``)."""
+        return self._g._card_ids
+
+    @property
     def rules(self) -> Rules:
         return self._g.rules
 
@@ -829,11 +850,12 @@ class Observation:
         """Cards this player may ask for: the missing members of families in their hand."""
         g = self._g
         hand = g.hands[self.seat]
-        mask = 0
-        for fm in g._fam_mask:
-            if hand & fm:
-                mask |= fm
-        return mask if g.rules.bluff else mask & ~hand
+        seen = hand
+        for k in range(1, g._m):
+            seen |= hand >> k
+        # One bit per family held, at its lowest card; multiplying spreads it over the family.
+        mask = (seen & g._lows) * ((1 << g._m) - 1)
+        return mask if g._bluff else mask & ~hand
 
     def legal_requests(self) -> list[dict[str, str]]:
         """The things that may be asked for, each as {"card": id} or {"family": key}."""
