@@ -235,13 +235,13 @@ class Game:
         self.actions.append(action)
         return self.log[start:]
 
-    def undo(self) -> Action:
-        """Take back the last action, restoring the exact previous state (by replaying the rest)."""
-        if not self.actions:
+    def undo(self, steps: int = 1) -> list[Action]:
+        """Take back the last ``steps`` actions, restoring the exact earlier state (by replaying the rest)."""
+        if not 1 <= steps <= len(self.actions):
             raise IllegalAction("wrong_phase", "There is nothing to undo.")
-        last = self.actions[-1]
-        self._replay(self.actions[:-1])
-        return last
+        undone = self.actions[-steps:]
+        self._replay(self.actions[:-steps])
+        return undone
 
     def _replay(self, actions: list[Action]) -> None:
         self.actions = []
@@ -273,7 +273,7 @@ class Game:
         if self.phase == "families":
             if action.family is None:
                 raise IllegalAction(
-                    "wrong_phase", "Every family is complete: now ask for a whole family, such as the Buns and family."
+                    "wrong_phase", "Every family is complete: now ask for a whole family, such as: is Mr. Bun and family at home?"
                 )
             self._ask_family_phase2(asker, target, action)
             return
@@ -289,11 +289,12 @@ class Game:
             raise IllegalAction("target_empty", f"{self.players[target]} has no cards left. Ask someone else.")
         family = self.deck.families[f]
         if self._complete >> f & 1:
-            raise IllegalAction("family_complete", f"The {family.name(form='plural')} are already complete.")
+            raise IllegalAction("family_complete", f"The {family.name(form='surname')} family is already complete.")
         if not self.hands[asker] & self._fam_mask[f]:
             raise IllegalAction(
                 "family_not_held",
-                f"You can only ask for a family you already have a card of, and you have no {family.name(form='plural')}.",
+                f"You can only ask for a family you already have a card of,"
+                f" and you hold no card of the {family.name(form='surname')} family.",
             )
 
     def _ask_card(self, asker: int, target: int, action: Ask) -> None:
@@ -361,9 +362,9 @@ class Game:
             raise IllegalAction("unknown_card", f"There is no family {action.family} in the {self.deck.name} deck.")
         if not self.families[target]:
             raise IllegalAction("target_empty", f"{self.players[target]} has no families left. Ask someone else.")
-        plural = self.deck.families[f].name(form="plural")
+        surname = self.deck.families[f].name(form="surname")
         if f in self.families[asker] and not self.rules.bluff:
-            raise IllegalAction("own_card", f"You already hold the {plural}.")
+            raise IllegalAction("own_card", f"You already hold the {surname} family.")
         log = self.log
         log.append({"type": "ask", "player": self.players[asker], "target": self.players[target],
                     "family": action.family, "polite": action.polite})
@@ -724,7 +725,7 @@ class Game:
                     fm = self._fam_mask[f]
                     if self.hands[s] & fm == fm:
                         raise PositionError(
-                            f"{self.players[s]} holds all of the {self.deck.families[f].name(form='plural')}:"
+                            f"{self.players[s]} holds the whole {self.deck.families[f].name(form='surname')} family:"
                             " put them in their families."
                         )
 

@@ -1,0 +1,224 @@
+"""Command line: ``voicegame play | decks | rules | step | simulate``.
+
+Human-facing output is plain appended lines; ``--json`` gives machine-readable output for
+scripts, tests and the later speech layers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from voicegame.bots import BOT_LEVELS, make_bot
+from voicegame.decks import DeckError, builtin_decks, load_deck
+from voicegame.engine import PROFILES, Game, IllegalAction, PositionError, RuleError, Rules, action_from_json, profile
+from voicegame.engine.rules import parse_rule_value
+from voicegame.table.session import TextTable
+
+BOT_NAMES = ("Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivy", "Jon", "Kit", "Lou")
+
+
+def _out(line: str) -> None:
+    print(line, flush=True)
+
+
+def _fail(message: str, code: int = 2) -> int:
+    print(message, file=sys.stderr, flush=True)
+    return code
+
+
+def _rules_from_args(args: argparse.Namespace) -> Rules:
+    rules = profile(args.rules)
+    overrides = {}
+    for item in args.rule or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise RuleError(f"Write a rule as name=value, for example politeness_penalty=on (not {item!r}).")
+        overrides[name.strip()] = parse_rule_value(name.strip(), value.strip())
+    return rules.with_overrides(**overrides)
+
+
+def _add_game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--deck", help="built-in deck name or path to a .toml pack (default: the profile's deck)")
+    p.add_argument("--rules", default="guide", choices=sorted(PROFILES), help="rules profile (default guide)")
+    p.add_argument("--rule", action="append", metavar="NAME=VALUE", help="override one rule, e.g. stock=5")
+    p.add_argument("--seed", type=int, help="seed for the deal (default: a random one, printed)")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    rules = _rules_from_args(args)
+    deck = load_deck(args.deck or rules.deck, three_generations=rules.three_generations)
+    humans = [p.strip() for p in (args.players or "").split(",") if p.strip()]
+    if args.level not in BOT_LEVELS:
+        return _fail(f"There is no computer level {args.level!r}. Levels: {', '.join(BOT_LEVELS)}.")
+    taken = {p.casefold() for p in humans}
+    bot_names = [n for n in BOT_NAMES if n.casefold() not in taken][: args.bots]
+    if len(bot_names) < args.bots:
+        return _fail(f"At most {len(BOT_NAMES)} computer players.")
+    players = humans + bot_names
+    if len(players) < 2:
+        return _fail("A game needs at least 2 players: add --players Alice,Ben or --bots 2.")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    game = Game(players, rules=rules, deck=deck, seed=seed)
+
+    def read_line() -> str | None:
+        if sys.stdin.isatty():
+            try:
+                return input("> ")
+            except EOFError:
+                return None
+        line = sys.stdin.readline()
+        return None if not line else line.rstrip("\n")
+
+    table = TextTable(game, {n: args.level for n in bot_names}, read_line, _out, verbose=args.verbose)
+    try:
+        return table.run()
+    except KeyboardInterrupt:
+        _out("Game stopped.")
+        return 130
+
+
+def cmd_decks(args: argparse.Namespace) -> int:
+    decks = [load_deck(name) for name in builtin_decks()]
+    if args.json:
+        print(json.dumps([d.summary() for d in decks], indent=1))
+    else:
+        for d in decks:
+            _out(f"{d.name}: {d.title}. {len(d.families)} families of {d.family_size}, {len(d.cards)} cards.")
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    if args.json:
+        print(json.dumps([r.to_json() for r in PROFILES.values()], indent=1))
+        return 0
+    for name, rules in PROFILES.items():
+        changed = {k: v for k, v in rules.differences().items() if k != "profile"}
+        _out(f"{name}: " + (", ".join(f"{k}={v}" for k, v in changed.items()) or "the defaults") + ".")
+    _out("Rules and their defaults:")
+    for spec in Rules.describe():
+        _out(f"  {spec['name']} = {spec['default']}: {spec['doc']}")
+    return 0
+
+
+def cmd_step(args: argparse.Namespace) -> int:
+    try:
+        state = json.loads(Path(args.state).read_text("utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        return _emit_error("bad_state", f"Cannot read the state file: {exc}.")
+    try:
+        game = Game.from_position(state)
+    except (PositionError, DeckError, RuleError) as exc:
+        return _emit_error("bad_state", str(exc))
+    try:
+        action = action_from_json(json.loads(args.action))
+        events = game.apply(action)
+    except json.JSONDecodeError as exc:
+        return _emit_error("bad_action", f"The action is not valid JSON: {exc}.")
+    except IllegalAction as exc:
+        print(json.dumps({"error": exc.to_json()}))
+        return 1
+    print(json.dumps({"events": events, "state": game.position()}, indent=None if args.json else 1))
+    return 0
+
+
+def _emit_error(code: str, message: str) -> int:
+    print(json.dumps({"error": {"code": code, "message": message}}))
+    return 2
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    rules = _rules_from_args(args)
+    deck = load_deck(args.deck or rules.deck, three_generations=rules.three_generations)
+    levels = [s.strip() for s in args.bots.split(",")]
+    if len(levels) == 1:
+        levels *= args.players
+    if len(levels) != args.players:
+        return _fail(f"--bots lists {len(levels)} levels for {args.players} players.")
+    for level in levels:
+        if level not in BOT_LEVELS:
+            return _fail(f"There is no computer level {level!r}. Levels: {', '.join(BOT_LEVELS)}.")
+    players = [f"P{i + 1}" for i in range(args.players)]
+    wins = {p: 0.0 for p in players}
+    actions = 0
+    base = args.seed if args.seed is not None else 0
+    started = time.perf_counter()
+    for i in range(args.games):
+        seed = base + i
+        game = Game(players, rules=rules, deck=deck, seed=seed)
+        bots = {p: make_bot(level, game, p, seed) for p, level in zip(players, levels)}
+        while not game.over:
+            game.apply(bots[game.current_player].choose())
+        actions += len(game.actions)
+        for w in game.winners:
+            wins[w] += 1 / len(game.winners)
+    seconds = time.perf_counter() - started
+    result: dict[str, Any] = {
+        "games": args.games,
+        "actions": actions,
+        "seconds": round(seconds, 4),
+        "games_per_s": round(args.games / seconds, 1) if seconds else None,
+        "wins": {f"{p} ({lvl})": round(w, 3) for (p, w), lvl in zip(wins.items(), levels)},
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        _out(f"{args.games} games, {actions} actions in {seconds:.2f} s ({result['games_per_s']} games a second).")
+        _out("Wins: " + ", ".join(f"{k} {v}" for k, v in result["wins"].items()) + ".")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="voicegame", description="Happy Families for voice, keyboard and screen reader.")
+    sub = parser.add_subparsers(dest="command")
+
+    p = sub.add_parser("play", help="play a game in the terminal")
+    p.add_argument("--players", help="human players, comma-separated, in clockwise order (e.g. Alice,Ben)")
+    p.add_argument("--bots", type=int, default=0, help="number of computer players (seated after the humans)")
+    p.add_argument("--level", default="memory", help=f"computer level: {', '.join(BOT_LEVELS)} (default memory)")
+    p.add_argument("--verbose", action="store_true", help="full card names and more detail")
+    _add_game_options(p)
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("decks", help="list the built-in decks")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_decks)
+
+    p = sub.add_parser("rules", help="list the rules profiles and parameters")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("step", help="apply one action to a state file and print the result")
+    p.add_argument("--state", required=True, help="state file (JSON position)")
+    p.add_argument("--action", required=True, help='action JSON, e.g. {"ask": "Ben", "card": "bun:mrs"}')
+    p.add_argument("--json", action="store_true", help="compact JSON on one line")
+    p.set_defaults(func=cmd_step)
+
+    p = sub.add_parser("simulate", help="play computer-only games and count wins and speed")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--bots", default="random", help="one level for all, or one per seat, comma-separated")
+    p.add_argument("--json", action="store_true")
+    _add_game_options(p)
+    p.set_defaults(func=cmd_simulate)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        args = parser.parse_args(["play", "--players", "You", "--bots", "2"] + (argv or []))
+    try:
+        return args.func(args)
+    except (DeckError, RuleError, PositionError) as exc:
+        return _fail(str(exc))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
