@@ -78,6 +78,8 @@ class Game:
         self._family_index = {f.key: f.index for f in self.deck.families}
         self._family_keys = [f.key for f in self.deck.families]
         self._lows = sum(1 << (f * self._m) for f in range(self._nf))  # lowest bit of each family
+        self._shifts = tuple(range(1, self._m))
+        self._spread = (1 << self._m) - 1
         self._bluff = rules.bluff
         self._penalty = rules.politeness_penalty
         self._miss_to_asked = rules.after_miss == "asked"
@@ -268,7 +270,7 @@ class Game:
             target = self._seat_of(action.target)
         if target == asker:
             raise IllegalAction("self", "You cannot ask yourself. Ask another player.")
-        if target not in self.round_players:
+        if len(self.round_players) != len(self.players) and target not in self.round_players:
             raise IllegalAction("target_empty", f"{self.players[target]} is not playing this round.")
         if self.phase == "families":
             if action.family is None:
@@ -843,19 +845,20 @@ class Observation:
 
     def legal_targets(self) -> list[str]:
         g = self._g
-        if g.phase == "families":
-            return [g.players[t] for t in g.round_players if t != self.seat and g.families[t]]
-        return [g.players[t] for t in g.round_players if t != self.seat and g.hands[t]]
+        me = self.seat
+        players = g.players
+        held = g.families if g.phase == "families" else g.hands
+        return [players[t] for t in g.round_players if t != me and held[t]]
 
     def askable_mask(self) -> int:
         """Cards this player may ask for: the missing members of families in their hand."""
         g = self._g
         hand = g.hands[self.seat]
         seen = hand
-        for k in range(1, g._m):
+        for k in g._shifts:
             seen |= hand >> k
         # One bit per family held, at its lowest card; multiplying spreads it over the family.
-        mask = (seen & g._lows) * ((1 << g._m) - 1)
+        mask = (seen & g._lows) * g._spread
         return mask if g._bluff else mask & ~hand
 
     def legal_requests(self) -> list[dict[str, str]]:

@@ -90,7 +90,8 @@ class Narrator:
         if kind == "penalty":
             return f"{e['player']} forgot to say please, so the turn goes to {e['target']}."
         if kind == "phase":
-            return (f"Every family is complete. Now ask for whole families, such as: is Mr. Bun and family at home?"
+            example = self.deck.families[0].cards[0].name(self.lang, "short")
+            return (f"Every family is complete. Now ask for whole families, such as: is {example} and family at home?"
                     f" {e['player']} completed the last family and asks first.")
         if kind == "round_over":
             scores = ", ".join(f"{p} {n}" for p, n in e["scores"].items())

@@ -97,7 +97,10 @@ class Vocabulary:
             return Intent(COMMANDS[joined])
         polite = any(w in _POLITE for w in words) or "at home" in joined or "thuis" in words
         target = None
-        found_player = self._find([w for w in words], [p for p in self._player_phrases if p[1] != asker])
+        # Another player's name first; the asker's own name still counts, so the engine can say
+        # "You cannot ask yourself" instead of "I didn't understand".
+        found_player = (self._find(words, [p for p in self._player_phrases if p[1] != asker])
+                        or self._find(words, self._player_phrases))
         rest = list(words)
         if found_player:
             target, i, j = found_player

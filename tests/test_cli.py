@@ -1,0 +1,170 @@
+"""The command line as scripts and people use it: JSON interfaces and a whole game through a pipe."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from voicegame.bots import make_bot
+from voicegame.engine import Game, profile
+from voicegame.table.session import TextTable
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def run_cli(*args: str, stdin: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "voicegame", *args],
+        input=stdin, capture_output=True, text=True, timeout=120, cwd=ROOT,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_decks_json_lists_every_builtin_deck():
+    out = json.loads(run_cli("decks", "--json").stdout)
+    by_name = {d["name"]: d for d in out}
+    assert set(by_name) == {"jaques", "sporting", "letters", "standard"}
+    assert len(by_name["jaques"]["cards"]) == 44 and "bun:mrs" in by_name["jaques"]["cards"]
+    assert len(by_name["sporting"]["families"]) == 12
+    assert by_name["standard"]["members"] == ["spades", "hearts", "diamonds", "clubs"]
+
+
+def test_rules_json_lists_profiles_with_parameters():
+    out = json.loads(run_cli("rules", "--json").stdout)
+    by_name = {r["profile"]: r for r in out}
+    assert set(by_name) == {"guide", "classic", "dutch"}
+    assert by_name["guide"]["after_miss"] == "asked"
+    assert by_name["dutch"]["after_miss"] == "clockwise"
+    assert by_name["classic"]["second_phase"] is True
+
+
+def _state_file(tmp_path: Path) -> Path:
+    game = Game(["Alice", "Ben", "Cara"], rules=profile("guide"), seed=3)
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(game.position()))
+    return path
+
+
+def test_step_applies_an_action_and_prints_events_and_state(tmp_path):
+    path = _state_file(tmp_path)
+    state = json.loads(path.read_text())
+    asker = state["turn"]
+    target = next(p for p in state["players"] if p != asker)
+    mine = state["hands"][asker]
+    family = mine[0].split(":")[0]
+    wanted = next(c for c in json.loads(run_cli("decks", "--json").stdout)[0]["cards"]
+                  if c.startswith(family + ":") and c not in mine)
+    proc = run_cli("step", "--state", str(path), "--action", json.dumps({"ask": target, "card": wanted}), "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    types = [e["type"] for e in out["events"]]
+    assert types[0] == "ask" and types[1] in ("transfer", "not_at_home")
+    holder = next(p for p, cards in state["hands"].items() if wanted in cards)
+    if holder == target:
+        assert wanted in out["state"]["hands"][asker]
+    else:
+        assert out["state"]["turn"] == target  # guide: the asked player takes the turn
+
+
+def test_step_refuses_an_illegal_action_with_a_code_and_sentence(tmp_path):
+    path = _state_file(tmp_path)
+    state = json.loads(path.read_text())
+    asker = state["turn"]
+    proc = run_cli("step", "--state", str(path), "--action", json.dumps({"ask": asker, "card": "bun:mr"}))
+    assert proc.returncode == 1
+    error = json.loads(proc.stdout)["error"]
+    assert error["code"] == "self"
+    assert error["message"].endswith(".")
+
+
+def test_step_reports_a_broken_state_file(tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text('{"deck": "jaques", "rules": "guide", "players": ["A", "B"], "hands": {"A": ["bun:mr"]},'
+                    ' "turn": "A"}')
+    proc = run_cli("step", "--state", str(path), "--action", '{"ask": "B", "card": "bun:mrs"}')
+    assert proc.returncode == 2
+    assert "nowhere" in json.loads(proc.stdout)["error"]["message"]
+
+
+def test_simulate_json_counts_games_and_wins():
+    out = json.loads(run_cli("simulate", "--games", "30", "--players", "4", "--bots", "random", "--seed", "5",
+                             "--json").stdout)
+    assert out["games"] == 30 and out["actions"] > 30 * 20
+    assert abs(sum(out["wins"].values()) - 30) < 1e-6
+    assert out["games_per_s"] > 0
+
+
+def _scripted_game(humans: list[str], bots: int, seed: int) -> tuple[list[str], list[str]]:
+    """Play the game in-process, a random bot choosing for each human; return what the humans
+    typed and what the table printed, so the same game can be piped into the CLI."""
+    from voicegame.cli import BOT_NAMES
+
+    bot_names = [n for n in BOT_NAMES if n not in humans][:bots]
+    game = Game(humans + bot_names, rules=profile("guide"), seed=seed)
+    typed: list[str] = []
+    printed: list[str] = []
+
+    def read_line() -> str:
+        action = make_bot("random", game, game.current_player, seed + len(game.actions)).choose()
+        card = game.deck.card(action.card)
+        phrasings = [
+            f"ask {action.target} for {card.name('en', 'short')}",
+            f"{action.target}, is {card.name('en', 'full')} at home, please?",
+            f"Is {card.name('en', 'short')} at home, {action.target}?",
+        ]
+        if len(typed) % 5 == 0 and (not typed or typed[-1] != "status"):
+            typed.append("status")
+            return "status"
+        typed.append(phrasings[len(typed) % 3])
+        return typed[-1]
+
+    TextTable(game, {n: "random" for n in bot_names}, read_line, printed.append).run()
+    assert game.over
+    return typed, printed
+
+
+def test_a_whole_game_can_be_played_through_a_pipe():
+    typed, printed = _scripted_game(["Alice", "Ben"], bots=2, seed=7)
+    proc = run_cli("play", "--players", "Alice,Ben", "--bots", "2", "--level", "random", "--deck", "jaques",
+                   "--rules", "guide", "--seed", "7", stdin="\n".join(typed) + "\n")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == printed
+    assert printed[-1].startswith("Game over.")
+    assert sum("asks" in line for line in printed) > 40
+
+
+def test_illegal_typed_requests_get_the_rule_and_change_nothing():
+    proc = run_cli("play", "--players", "Alice,Ben", "--level", "random", "--seed", "7",
+                   stdin="status\nalice mrs bun\nask zed for mrs bun\npass the juice\nstatus\nquit\n")
+    lines = proc.stdout.splitlines()
+    assert "You cannot ask yourself. Ask another player." in lines
+    assert any("didn't understand" in line for line in lines)
+    statuses = [line for line in lines if line.startswith("Alice's turn.")]
+    assert len(statuses) == 2 and statuses[0] == statuses[1]
+    assert lines[-1] == "Game stopped."
+
+
+def test_output_is_plain_text_without_escape_codes():
+    proc = run_cli("play", "--bots", "3", "--level", "random", "--seed", "2", env={"NO_COLOR": "1"})
+    assert proc.returncode == 0
+    assert "\x1b" not in proc.stdout and "\r" not in proc.stdout
+    assert proc.stdout.splitlines()[-1].startswith("Game over.")
+
+
+@pytest.mark.parametrize("rules", ["guide", "classic", "dutch"])
+def test_golden_transcript(rules):
+    """A seeded computer-only game per profile, compared line for line with tests/golden/.
+    After an intended change of wording or play, regenerate with UPDATE_GOLDEN=1."""
+    proc = run_cli("play", "--bots", "4", "--level", "random", "--rules", rules, "--seed", "11")
+    assert proc.returncode == 0, proc.stderr
+    path = GOLDEN / f"{rules}.txt"
+    if os.environ.get("UPDATE_GOLDEN"):
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_text(proc.stdout)
+    assert proc.stdout == path.read_text()
