@@ -16,7 +16,7 @@ Each throughput figure is the best of ``--repeats`` timed runs after a warm-up; 
 ``--seconds`` or plays ``--games`` games. Game set-up (shuffle, deal, bots) is inside the timing
 for our engine, as ``new_initial_state()`` and the dealing chance nodes are for OpenSpiel.
 
-    python scripts/bench_engine.py                 # about 40 s on 2 cores
+    python scripts/bench_engine.py                 # about 60 s on 2 cores
     python scripts/bench_engine.py --seconds 1 --repeats 2 --json
     python scripts/bench_engine.py --games 2000
 """
@@ -83,6 +83,47 @@ def ours_batch(rules_name: str, players: list[str]) -> Callable[[int, int | None
                 break
         elapsed = clock() - start
         return {"games": n_games, "actions": actions, "chance": 0, "seconds": elapsed, "next_seed": seed}
+
+    return run
+
+
+def replay_batch(rules_name: str, players: list[str], pool: int = 200) -> Callable[..., dict[str, Any]]:
+    """Engine only: replay action lists recorded from random games (no bot in the timed loop)."""
+    rules = profile(rules_name)
+    recorded: dict[int, list[Any]] = {}
+
+    def actions_for(seed: int) -> list[Any]:
+        acts = recorded.get(seed)
+        if acts is None:
+            g = Game(players, rules=rules, seed=seed)
+            bots = {p: make_bot("random", g, p, seed) for p in g.players}
+            while not g.over:
+                g.apply(bots[g.current_player].choose())
+            acts = recorded[seed] = list(g.actions)
+        return acts
+
+    def run(seed0: int, games: int | None, seconds: float | None) -> dict[str, Any]:
+        seeds = [seed0 % pool + i for i in range(pool)]
+        lists = [actions_for(s) for s in seeds]  # recorded before the clock starts
+        clock = time.perf_counter
+        n_games = actions = 0
+        start = clock()
+        deadline = start + seconds if seconds else None
+        while True:
+            i = n_games % pool
+            g = Game(players, rules=rules, seed=seeds[i])
+            apply = g.apply
+            for a in lists[i]:
+                apply(a)
+            actions += len(lists[i])
+            n_games += 1
+            if games is not None:
+                if n_games >= games:
+                    break
+            elif clock() >= deadline:
+                break
+        elapsed = clock() - start
+        return {"games": n_games, "actions": actions, "chance": 0, "seconds": elapsed, "next_seed": seed0 + 1}
 
     return run
 
@@ -248,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profiles", default="guide,classic,dutch", help="our profiles to time (first is the headline)")
     ap.add_argument("--no-openspiel", action="store_true", help="skip OpenSpiel")
     ap.add_argument("--no-expert", action="store_true", help="skip the expert-bot timing")
-    ap.add_argument("--expert-decisions", type=int, default=400, help="expert decisions to time (default 400)")
+    ap.add_argument("--expert-decisions", type=int, default=1000, help="expert decisions to time (default 1000)")
     ap.add_argument("--expert-seconds", type=float, default=60.0, help="time budget for the expert timing")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     args = ap.parse_args(argv)
@@ -277,6 +318,12 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['us_per_action']:.2f} us/action)")
     report["engine"] = engine
     headline = next(iter(engine.values()), None)
+    if headline:
+        name = next(iter(engine))
+        r = measure(replay_batch(name, PLAYERS4), **opts)
+        report["engine_only"] = {"profile": name, **r}
+        say(f"voicegame {name:<8} engine only, replaying recorded games: {r['games_per_s']:8.1f} games/s "
+            f"{r['actions_per_s']:10.0f} actions/s  (the rest of the loop above is the random bot)")
 
     ospiel: dict[str, Any] = {"available": False}
     if not args.no_openspiel:
@@ -309,10 +356,15 @@ def main(argv: list[str] | None = None) -> int:
             "target_games": TARGET_RATIO,
         }
         ratio["meets_target"] = ratio["games"] >= TARGET_RATIO
+        if "engine_only" in report:
+            ratio["engine_only_games"] = report["engine_only"]["games_per_s"] / ref["games_per_s"]
         report["ratio"] = ratio
         say(f"\nRatio ours/OpenSpiel ({ratio['profile']} vs go_fish): {ratio['games']:.2f}x games/s, "
             f"{ratio['actions']:.2f}x actions/s (vs 44-card go_fish: {ratio['games_vs_go_fish_44']:.2f}x games/s); "
             f"target >= {TARGET_RATIO}x games/s: {'met' if ratio['meets_target'] else 'NOT met'}")
+        if "engine_only_games" in ratio:
+            say(f"Engine only (recorded games replayed) vs go_fish with its random player: "
+                f"{ratio['engine_only_games']:.2f}x games/s")
 
     if args.no_expert:
         report["expert"] = {"available": False, "reason": "skipped (--no-expert)"}

@@ -19,6 +19,7 @@ from voicegame.decks import DeckError, builtin_decks, load_deck
 from voicegame.engine import PROFILES, Game, IllegalAction, PositionError, RuleError, Rules, action_from_json, profile
 from voicegame.engine.rules import parse_rule_value
 from voicegame.table.session import TextTable
+from voicegame.understanding import GrammarError, Understander, Understanding
 
 BOT_NAMES = ("Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivy", "Jon", "Kit", "Lou")
 
@@ -173,6 +174,41 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_understand(args: argparse.Namespace) -> int:
+    deck = load_deck(args.deck)
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    if args.asker not in players:
+        return _fail(f"The asker {args.asker!r} is not one of the players ({', '.join(players)}).")
+    hand = [c.strip() for c in args.hand.split(",") if c.strip()] if args.hand is not None else None
+    for cid in hand or []:
+        if not deck.has_card(cid):
+            return _fail(f"There is no card {cid!r} in the {deck.name} deck.")
+    understander = Understander(deck, players, lang=args.lang)
+    if args.file:
+        texts = Path(args.file).read_text("utf-8").splitlines()
+    elif args.text:
+        texts = [" ".join(args.text)]
+    else:
+        return _fail("Give the words to understand, or --file with one utterance per line.")
+    for text in texts:
+        result = understander.understand(text, asker=args.asker, hand=hand, phase=args.phase)
+        if args.json:
+            print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
+        else:
+            _out(_describe(result))
+    return 0
+
+
+def _describe(r: Understanding) -> str:
+    if r.intent in ("ask", "ask_family"):
+        what = r.card or r.family
+        head = f"ask {r.target or '(who?)'} for {what}"
+        return head + (" (would ask to confirm)" if r.confirm else "") + f", confidence {r.confidence}."
+    if r.intent == "none":
+        return f"not understood: {r.reason}"
+    return f"command: {r.intent}."
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="voicegame", description="Happy Families for voice, keyboard and screen reader.")
     sub = parser.add_subparsers(dest="command")
@@ -199,6 +235,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="compact JSON on one line")
     p.set_defaults(func=cmd_step)
 
+    p = sub.add_parser("understand", help="show how words would be understood as a request or command")
+    p.add_argument("text", nargs="*", help="what was said or typed")
+    p.add_argument("--deck", default="jaques")
+    p.add_argument("--players", required=True, help="players, comma-separated, e.g. Alice,Ben,Cara")
+    p.add_argument("--asker", required=True, help="the player whose turn it is")
+    p.add_argument("--hand", help="the asker's cards, comma-separated ids; legality then sharpens the choice")
+    p.add_argument("--lang", default="en")
+    p.add_argument("--phase", default="cards", choices=["cards", "families"])
+    p.add_argument("--file", help="one utterance per line; one result per line, in order")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_understand)
+
     p = sub.add_parser("simulate", help="play computer-only games and count wins and speed")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--players", type=int, default=4)
@@ -216,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(["play", "--players", "You", "--bots", "2"] + (argv or []))
     try:
         return args.func(args)
-    except (DeckError, RuleError, PositionError) as exc:
+    except (DeckError, RuleError, PositionError, GrammarError) as exc:
         return _fail(str(exc))
 
 

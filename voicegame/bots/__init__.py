@@ -5,12 +5,16 @@ from __future__ import annotations
 import random
 
 from voicegame.bots.base import Bot
+from voicegame.bots.child import ChildBot
+from voicegame.bots.expert import ExpertBot
+from voicegame.bots.memory import MemoryBot
 from voicegame.bots.random_bot import RandomBot
 from voicegame.engine import Game
 
 __all__ = ["BOT_LEVELS", "Bot", "make_bot"]
 
-BOT_LEVELS: dict[str, type[Bot]] = {"random": RandomBot}
+# Weakest first: the order the levels are offered in.
+BOT_LEVELS: dict[str, type[Bot]] = {"random": RandomBot, "child": ChildBot, "memory": MemoryBot, "expert": ExpertBot}
 
 
 def make_bot(level: str, game: Game, player: str, seed: int = 0) -> Bot:

@@ -96,9 +96,12 @@ class Rules:
         if isinstance(data, str):
             return profile(data)
         data = dict(data)
-        base = profile(data.pop("profile", "guide").rstrip("+"))
+        name = str(data.pop("profile", "guide"))
+        base = Rules(profile=name) if name.rstrip("+") == "custom" else profile(name.rstrip("+"))
         values = {k: parse_rule_value(k, v) for k, v in data.items()}
-        return base.with_overrides(**values)
+        rules = base.with_overrides(**values)
+        # Keep the saved name: "guide+" stays "guide+", not "guide++".
+        return replace(rules, profile=name) if rules != base else rules
 
     @staticmethod
     def describe() -> list[dict[str, Any]]:

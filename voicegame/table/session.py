@@ -11,7 +11,7 @@ from typing import Callable
 from voicegame.bots import Bot, make_bot
 from voicegame.engine import Ask, Flip, Game, IllegalAction, Pass
 from voicegame.table.narration import Narrator, names_list
-from voicegame.understanding import Vocabulary, normalize
+from voicegame.understanding import Understander, Understanding, normalize
 
 __all__ = ["TextTable"]
 
@@ -37,7 +37,8 @@ class TextTable:
         self.read_line = read_line
         self.write = write
         self.narrator = Narrator(game.deck, set(self.humans), lang=lang, verbose=verbose)
-        self.vocabulary = Vocabulary(game.deck, game.players, lang=lang)
+        self.understander = Understander(game.deck, game.players, lang=lang)
+        self.pending: Understanding | None = None  # a request waiting for "yes" or for a name
         self.human_marks: list[int] = []  # len(game.actions) before each human action, for undo
         self.last_lines: list[str] = []
         self.bots: dict[str, Bot] = {}
@@ -89,8 +90,13 @@ class TextTable:
             flip = self._parse_flip(line)
             if flip is not None:
                 return self._act(player, flip)
-        intent = self.vocabulary.parse(line, asker=player, phase=g.phase)
-        kind = intent.kind
+        heard = self.understander.understand(line, asker=player, hand=g.hand(player), phase=g.phase)
+        pending, self.pending = self.pending, None
+        if pending is not None:
+            answered = self._answer_pending(player, pending, line, heard)
+            if answered is not None:
+                return answered
+        kind = heard.intent
         if kind == "quit":
             return False
         if kind == "hand":
@@ -107,20 +113,52 @@ class TextTable:
         elif kind == "undo":
             self._undo()
         elif kind in ("ask", "ask_family"):
-            target = intent.target
-            if target is None:
-                targets = obs.legal_targets()
-                if len(targets) != 1:
-                    self.say(f"Who do you want to ask? Say a name: {names_list(targets, 'or')}.")
-                    return True
-                target = targets[0]
-            action = Ask(target, card=intent.card, family=intent.family, polite=intent.polite)
-            return self._act(player, action)
+            return self._request(player, heard)
         elif kind in ("yes", "no", "cancel"):
             self.say("There is nothing to answer yes or no to. " + HELP_COMMANDS)
+        elif kind in ("pause", "slower", "faster"):
+            self.say("That works with the voice. " + HELP_COMMANDS)
         else:
-            self.say(intent.reason or "I didn't understand that.")
+            self.say(heard.reason or "I didn't understand that.")
         return True
+
+    def _request(self, player: str, heard: Understanding) -> bool:
+        """Act on a request, or ask first when it was not clearly heard (a wrong move is the worst bug)."""
+        obs = self.game.observation(player)
+        target = heard.target
+        if target is None:
+            targets = obs.legal_targets()
+            if len(targets) != 1:
+                self.pending = heard
+                self.say(f"Who do you want to ask for {self._what(heard)}? Say a name: {names_list(targets, 'or')}.")
+                return True
+            target = targets[0]
+        if heard.confirm:
+            self.pending = Understanding(**{**heard.__dict__, "target": target})
+            self.say(f"Did you ask {target} for {self._what(heard)}? Say yes or no.")
+            return True
+        return self._act(player, Ask(target, card=heard.card, family=heard.family, polite=heard.polite))
+
+    def _answer_pending(self, player: str, pending: Understanding, line: str, heard: Understanding) -> bool | None:
+        """Complete or confirm the waiting request; None when the line is something else."""
+        if pending.target is None:
+            words = normalize(line)
+            named = [p for p in self.game.players if normalize(p) == words]
+            if named:
+                return self._request(player, Understanding(**{**pending.__dict__, "target": named[0]}))
+            return None
+        if heard.intent == "yes":
+            return self._act(player, Ask(pending.target, card=pending.card, family=pending.family,
+                                         polite=pending.polite))
+        if heard.intent in ("no", "cancel"):
+            self.say("All right. Say your request again.")
+            return True
+        return None
+
+    def _what(self, heard: Understanding) -> str:
+        if heard.card:
+            return self.narrator.card(heard.card, "short")
+        return self.narrator.family(heard.family)
 
     def _parse_flip(self, line: str) -> Flip | Pass | None:
         words = normalize(line)

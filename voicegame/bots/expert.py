@@ -1,0 +1,76 @@
+"""The "expert" level: exact bookkeeping of the public log plus a probability for every card.
+
+Each hidden card gets the set of places it can still be (``Knowledge.possible_holders``: negatives,
+known positives, "asked for the family, so holds one", hand sizes, propagated), then a probability
+per place (``holder_probabilities``). The expert asks for the (player, card) most likely to succeed,
+preferring, among equals, the family it is closest to completing.
+"""
+
+from __future__ import annotations
+
+import random
+
+from voicegame.bots.base import Bot
+from voicegame.bots.knowledge import Knowledge, ask_laid_out_family, bits, choose_flip, holder_probabilities
+from voicegame.engine import Action, Ask, Observation
+
+
+class ExpertBot(Bot):
+    level = "expert"
+
+    def __init__(self, observation: Observation, rng: random.Random) -> None:
+        super().__init__(observation, rng)
+        self.know = Knowledge(observation)
+        self._m = observation.deck.family_size
+        self._keys = [f.key for f in observation.deck.families]
+        self._seat = {p: i for i, p in enumerate(observation.players)}
+
+    def choose(self) -> Action:
+        obs = self.obs
+        self.know.update()
+        phase = obs.phase
+        if phase == "flip":
+            return choose_flip(obs, self.know.centre_known, self.rng)
+        if phase == "families":
+            return ask_laid_out_family(obs, self.rng)
+        return self._ask()
+
+    def probabilities(self) -> dict[int, dict[int, float]]:
+        """P(hidden card at location), from this seat's point of view."""
+        return holder_probabilities(*self.know.possible_holders())
+
+    def _ask(self) -> Action:
+        obs = self.obs
+        m = self._m
+        hand = obs.hand_mask
+        wanted = obs.askable_mask() & ~hand
+        targets = obs.legal_targets()
+        if not wanted or not targets:
+            return self.rng.choice(obs.legal_actions())
+        probs = self.probabilities()
+        family = (1 << m) - 1
+        by_family: dict[int, list[int]] = {}
+        for c in bits(wanted):
+            by_family.setdefault(c // m, []).append(c)
+        surname = obs.rules.ask_by_surname
+        best: tuple[float, ...] | None = None
+        options: list[Ask] = []
+        for f, cards in by_family.items():
+            held = (hand >> (f * m) & family).bit_count()
+            for t in targets:
+                s = self._seat[t]
+                ps = [probs.get(c, {}).get(s, 0.0) for c in cards]
+                if surname:
+                    # The surname succeeds if they hold any missing member, and takes them all.
+                    none = 1.0
+                    for p in ps:
+                        none *= 1.0 - p
+                    scored = [((round(1.0 - none, 6), round(sum(ps), 6), held), Ask(t, family=self._keys[f]))]
+                else:
+                    scored = [((round(p, 6), held), Ask(t, obs.card_ids[c])) for p, c in zip(ps, cards)]
+                for key, action in scored:
+                    if best is None or key > best:
+                        best, options = key, [action]
+                    elif key == best:
+                        options.append(action)
+        return self.rng.choice(options)

@@ -1,0 +1,194 @@
+"""Request templates (grammars/<lang>.toml), expanded into word sequences with slots, and the
+recognizer inputs built from them: a word list (Vosk grammar mode) and a JSGF grammar (PocketSphinx).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from voicegame.decks import Deck
+from voicegame.understanding.words import FUNCTION_WORDS, normalize, spoken
+
+__all__ = ["GRAMMAR_DIR", "Grammar", "GrammarError", "Phrases", "expand", "importance", "jsgf", "load_grammar", "vocabulary"]
+
+GRAMMAR_DIR = Path(__file__).resolve().parent.parent.parent / "grammars"
+SLOTS = ("{player}", "{card}", "{family}")
+
+
+class GrammarError(ValueError):
+    """A template file that cannot be read; the message says where."""
+
+
+def _tokens(template: str) -> list[str]:
+    return re.findall(r"\{\w+\}|[\[\]()|]|[^\s\[\]()|{}]+", template)
+
+
+def expand(template: str) -> list[tuple[str, ...]]:
+    """All word sequences a template allows: "[may] i have {card}" -> (may i have {card}), (i have {card})."""
+    tokens = _tokens(template)
+    pos = 0
+
+    def sequence(stop: set[str]) -> list[list[str]]:
+        nonlocal pos
+        results: list[list[str]] = [[]]
+        while pos < len(tokens) and tokens[pos] not in stop:
+            tok = tokens[pos]
+            pos += 1
+            if tok in ("[", "("):
+                closing = "]" if tok == "[" else ")"
+                options: list[list[str]] = []
+                while True:
+                    options.extend(sequence({"|", closing}))
+                    if pos >= len(tokens):
+                        raise GrammarError(f"unclosed {tok!r} in template {template!r}")
+                    sep = tokens[pos]
+                    pos += 1
+                    if sep == closing:
+                        break
+                if tok == "[":
+                    options.append([])
+                results = [r + o for r in results for o in options]
+            elif tok in ("]", ")", "|"):
+                raise GrammarError(f"unexpected {tok!r} in template {template!r}")
+            else:
+                words = [tok] if tok in SLOTS else list(normalize(tok))
+                results = [r + words for r in results]
+        return results
+
+    out = sequence(set())
+    if pos != len(tokens):
+        raise GrammarError(f"unexpected {tokens[pos]!r} in template {template!r}")
+    unique = list(dict.fromkeys(tuple(r) for r in out))
+    return unique
+
+
+@dataclass(frozen=True)
+class Grammar:
+    language: str
+    fillers: frozenset[str]
+    polite: tuple[tuple[str, ...], ...]
+    requests: dict[str, tuple[tuple[str, ...], ...]]  # intent -> expanded templates
+    commands: dict[str, tuple[tuple[str, ...], ...]]
+    source: dict  # the raw templates, for JSGF
+
+    def template_words(self) -> set[str]:
+        words = set(self.fillers)
+        for group in (self.requests, self.commands):
+            for seqs in group.values():
+                for seq in seqs:
+                    words.update(w for w in seq if w not in SLOTS)
+        return words
+
+
+@functools.cache
+def load_grammar(lang: str = "en") -> Grammar:
+    path = GRAMMAR_DIR / f"{lang}.toml"
+    if not path.is_file():
+        available = sorted(p.stem for p in GRAMMAR_DIR.glob("*.toml"))
+        raise GrammarError(f"There are no templates for language {lang!r}. Available: {', '.join(available)}.")
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise GrammarError(f"{path}: not valid TOML ({exc}).") from None
+    for key in ("requests", "commands"):
+        if key not in data:
+            raise GrammarError(f"{path}: missing [{key}].")
+
+    fillers = frozenset(w for f in data.get("fillers", []) for w in normalize(f))
+
+    def group(table: dict) -> dict[str, tuple[tuple[str, ...], ...]]:
+        # Fillers are free wherever they are said, so templates are compared without them.
+        return {intent: tuple(dict.fromkeys(tuple(w for w in seq if w not in fillers)
+                                            for t in templates for seq in expand(t)))
+                for intent, templates in table.items()}
+
+    return Grammar(
+        language=lang,
+        fillers=fillers,
+        polite=tuple(normalize(p) for p in data.get("polite", [])),
+        requests=group(data["requests"]),
+        commands=group(data["commands"]),
+        source=data,
+    )
+
+
+class Phrases:
+    """Every way of saying each card, family and player of one game, as normalised words."""
+
+    def __init__(self, deck: Deck, players: tuple[str, ...], lang: str) -> None:
+        langs = (lang, "en") if lang != "en" else ("en",)
+        self.cards: dict[str, list[tuple[str, ...]]] = {}
+        for card in deck.cards:
+            variants: list[tuple[str, ...]] = []
+            for name_lang in langs:
+                full = normalize(card.name(name_lang, "full"))
+                short = normalize(card.name(name_lang, "short"))
+                variants += [full, short]
+                # "the baker's son": the full name without its short prefix names the card by trade alone.
+                if full[: len(short)] == short and len(full) - len(short) >= 2:
+                    variants.append(full[len(short):])
+            self.cards[card.id] = list(dict.fromkeys(variants))
+        self.families: dict[str, list[tuple[str, ...]]] = {}
+        for fam in deck.families:
+            variants = []
+            for name_lang in langs:
+                for form in ("surname", "name", "plural"):
+                    variants.append(normalize(fam.name(name_lang, form)))
+                # "Mr. Strong and family" (seed 003 rule 8): the head of the family names it.
+                variants.append(normalize(fam.cards[0].name(name_lang, "short")))
+            self.families[fam.key] = list(dict.fromkeys(v for v in variants if v))
+        self.players = {p: normalize(p) for p in players}
+
+    def words(self) -> set[str]:
+        out: set[str] = set()
+        for group in (self.cards, self.families):
+            for variants in group.values():
+                for v in variants:
+                    out.update(v)
+        for words in self.players.values():
+            out.update(words)
+        return out
+
+
+def vocabulary(grammar: Grammar, phrases: Phrases) -> list[str]:
+    """The recognizer's fixed word list, in spoken form ("mister", not "mr")."""
+    return sorted({spoken(w) for w in grammar.template_words() | phrases.words()})
+
+
+def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True) -> str:
+    """A JSGF grammar for PocketSphinx: an optional player at either end of any request."""
+
+    def alt(seqs) -> str:
+        return " | ".join(" ".join(spoken(w) for w in s) for s in sorted(set(seqs)))
+
+    def rule_for(seq: tuple[str, ...]) -> str:
+        parts = []
+        for w in seq:
+            parts.append({"{player}": "<player>", "{card}": "<card>", "{family}": "<family>"}.get(w, spoken(w)))
+        return " ".join(parts)
+
+    lines = ["#JSGF V1.0;", f"grammar voicegame_{grammar.language};"]
+    lines.append("<player> = " + alt(phrases.players.values()) + ";")
+    lines.append("<card> = " + alt(v for vs in phrases.cards.values() for v in vs) + ";")
+    lines.append("<family> = " + alt(v for vs in phrases.families.values() for v in vs) + ";")
+    polite = [w for w in grammar.fillers if w in {p[0] for p in grammar.polite if len(p) == 1}]
+    please = f" [{' | '.join(sorted(polite))}]" if polite else ""
+    requests = [rule_for(seq) for seqs in grammar.requests.values() for seq in seqs]
+    lines.append("<request> = " + " | ".join(f"( {r} )" for r in sorted(set(requests))) + ";")
+    top = [f"[<player>] <request>{please} [<player>]{please}"]
+    if include_commands:
+        commands = [rule_for(seq) for seqs in grammar.commands.values() for seq in seqs]
+        lines.append("<command> = " + " | ".join(f"( {c} )" for c in sorted(set(commands))) + ";")
+        top.append("<command>")
+    lines.append("public <utterance> = " + " | ".join(f"( {t} )" for t in top) + ";")
+    return "\n".join(lines) + "\n"
+
+
+def importance(word: str) -> float:
+    """How much a name word matters for telling cards apart."""
+    return 0.15 if word in FUNCTION_WORDS else 1.0
+

@@ -1,0 +1,351 @@
+"""From heard words to one request, a question back, or nothing.
+
+Learned from Lichess's voice input: the recognizer's words are scored against every request
+that could have been meant, with weighted edit costs (fillers free, small words cheap, names by
+sound); the program acts only when one request is cheap and clearly ahead of the next, asks
+"Did you ask Ben for Mrs. Bun?" when two are close, and otherwise says it did not understand.
+Table chatter must never become a move: extra words cost a lot, statement words more.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+from voicegame.decks import Deck
+from voicegame.understanding.grammar import Grammar, Phrases, importance, load_grammar
+from voicegame.understanding.words import normalize, similarity
+
+__all__ = ["Understander", "Understanding"]
+
+ACT_COST = 0.45  # at most this cheap to act at once ...
+ACT_MARGIN = 0.3  # ... and this much cheaper than any other request
+CONFIRM_COST = 1.05  # up to this, ask before acting; beyond, reject
+COMMAND_COST = 0.6
+
+_INF = 99.0
+# Template words whose absence changes the meaning ("I have X" is not "May I have X").
+_KEY_TEMPLATE_WORDS = frozenset({"may", "can", "could", "do", "did", "ask", "give", "pass", "got", "mag", "heb",
+                                 "hebt", "heeft", "vraag"})
+_LIGHT_TEMPLATE_WORDS = frozenset({"is", "at", "home", "the", "a", "you", "i", "any", "me", "for", "thuis", "je",
+                                   "u", "ik", "om", "hebben", "please"})
+# Words that turn a sentence into a statement or a question about something else.
+_STATEMENT_WORDS = frozenset({"has", "had", "have", "think", "know", "want", "wants", "need", "not", "no", "never",
+                              "who", "where", "what", "why", "when", "which", "my", "mine", "his", "her", "their",
+                              "our", "your", "tomorrow", "yesterday", "drink", "biscuits", "heeft", "niet", "geen",
+                              "wie", "waar", "wat", "mijn"})
+_MOVES = ("ask", "ask_family")
+
+
+@dataclass
+class Understanding:
+    """What one utterance meant. ``confirm`` True: ask before acting; intent "none": rejected."""
+
+    text: str
+    intent: str
+    target: str | None = None
+    card: str | None = None
+    family: str | None = None
+    member: str | None = None
+    polite: bool = False
+    confidence: float = 0.0
+    confirm: bool = False
+    alternatives: list[dict[str, Any]] = field(default_factory=list)
+    reason: str | None = None
+
+    @property
+    def is_move(self) -> bool:
+        """True when the program would act on it at once as a request."""
+        return self.intent in _MOVES and not self.confirm and self.target is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.text, "intent": self.intent, "target": self.target, "card": self.card,
+            "family": self.family, "member": self.member, "polite": self.polite,
+            "confidence": self.confidence, "confirm": self.confirm, "alternatives": self.alternatives,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class _Hypothesis:
+    cost: float  # what it costs to have heard it, plus any legality penalty (for ranking)
+    intent: str
+    target: str | None = None
+    card: str | None = None
+    family: str | None = None
+    penalty: float = 0.0  # the legality part of cost: it ranks candidates but never casts doubt on hearing
+
+    @property
+    def move(self) -> tuple:
+        return (self.intent, self.target, self.card, self.family)
+
+
+def _align(name: tuple[str, ...], weights: tuple[float, ...], heard: tuple[str, ...], fillers: frozenset[str]
+           ) -> tuple[float, int, int]:
+    """Cheapest match of ``name`` to a stretch of ``heard``: (cost, start, end).
+    Words of ``heard`` outside the stretch are free here; the template check prices them."""
+    n = len(heard)
+    prev = [0.0] * (n + 1)
+    starts = list(range(n + 1))
+    for i, word in enumerate(name):
+        w = weights[i]
+        cur = [prev[0] + w] + [0.0] * n
+        cur_starts = [starts[0]] + [0] * n
+        for j in range(1, n + 1):
+            h = heard[j - 1]
+            sim = similarity(word, h)
+            sub = prev[j - 1] + (min(1.0, (1.0 - sim) * 1.6) * w if sim >= 0.5 else _INF)
+            dele = prev[j] + w
+            ins = cur[j - 1] + (0.05 if h in fillers else 0.6)
+            if sub <= dele and sub <= ins:
+                cur[j], cur_starts[j] = sub, starts[j - 1]
+            elif dele <= ins:
+                cur[j], cur_starts[j] = dele, starts[j]
+            else:
+                cur[j], cur_starts[j] = ins, cur_starts[j - 1]
+        prev, starts = cur, cur_starts
+    best = min(range(n + 1), key=lambda j: (prev[j], -j))
+    return prev[best], starts[best], best
+
+
+@functools.lru_cache(maxsize=8192)
+def _template_cost(skeleton: tuple[str, ...], template: tuple[str, ...]) -> float:
+    """Weighted edit distance between what is left after the slots and one template."""
+    def dele(w: str) -> float:
+        if w.startswith("{"):
+            return _INF
+        return 1.2 if w in _KEY_TEMPLATE_WORDS else 0.3 if w in _LIGHT_TEMPLATE_WORDS else 0.8
+
+    def ins(w: str) -> float:
+        if w.startswith("{"):
+            return 0.6
+        return 1.2 if w in _STATEMENT_WORDS else 0.15 if w in _LIGHT_TEMPLATE_WORDS else 0.7
+
+    n = len(skeleton)
+    prev = [0.0]
+    for j in range(n):
+        prev.append(prev[-1] + ins(skeleton[j]))
+    for t in template:
+        cur = [prev[0] + dele(t)]
+        for j in range(1, n + 1):
+            s = skeleton[j - 1]
+            if s == t:
+                sub = prev[j - 1]
+            elif not s.startswith("{") and not t.startswith("{") and similarity(t, s) >= 0.75:
+                sub = prev[j - 1] + (1.0 - similarity(t, s)) * 1.5
+            else:
+                sub = _INF
+            cur.append(min(sub, prev[j] + dele(t), cur[j - 1] + ins(s)))
+        prev = cur
+    return prev[n]
+
+
+class Understander:
+    """Understands utterances for one game: its deck, its players, one language."""
+
+    def __init__(self, deck: Deck, players: list[str] | tuple[str, ...], lang: str = "en") -> None:
+        self.deck = deck
+        self.players = tuple(players)
+        self.lang = lang
+        self.grammar: Grammar = load_grammar(lang)
+        self.phrases = Phrases(deck, self.players, lang)
+        fam_words = {f.key: {w for v in self.phrases.families[f.key] for w in v} for f in deck.families}
+        # Per variant: words, weights, and the words that tell its family apart (for pruning).
+        self._card_variants: list[tuple[str, tuple[str, ...], tuple[float, ...], tuple[str, ...]]] = []
+        for cid, variants in self.phrases.cards.items():
+            family_words = fam_words[deck.card(cid).family]
+            for v in variants:
+                keys = tuple(w for w in v if w in family_words and importance(w) == 1.0) or v
+                self._card_variants.append((cid, v, tuple(importance(w) for w in v), keys))
+        self._family_variants = [(key, v, tuple(importance(w) for w in v), v)
+                                 for key, variants in self.phrases.families.items() for v in variants]
+        self._player_variants = [(p, v, tuple(1.0 for _ in v), v) for p, v in self.phrases.players.items()]
+        self._exact = {intent: set(seqs) for intent, seqs in {**self.grammar.requests,
+                                                               **self.grammar.commands}.items()}
+
+    # ----------------------------------------------------------------- API
+
+    def understand(self, heard: str | list[str], *, asker: str | None = None, hand: list[str] | None = None,
+                   phase: str = "cards") -> Understanding:
+        """``heard``: one transcript, or a recognizer's alternatives, best first."""
+        texts = [heard] if isinstance(heard, str) else list(heard)
+        if not texts or not any(t.strip() for t in texts):
+            return Understanding(text="", intent="none", reason="I heard nothing.")
+        hyps: list[_Hypothesis] = []
+        polite = False
+        for rank, text in enumerate(texts):
+            words = normalize(text)
+            polite = polite or self._polite(words)
+            for h in self._hypotheses(words, asker, hand, phase):
+                hyps.append(_Hypothesis(h.cost + 0.1 * rank, h.intent, h.target, h.card, h.family, h.penalty))
+        return self._decide(texts[0], hyps, polite, asker)
+
+    def warnings(self) -> list[str]:
+        """Player names that sound alike or like card words, with a nickname suggestion each."""
+        out = []
+        names = list(self.phrases.players.items())
+        card_words = {w for vs in self.phrases.cards.values() for v in vs for w in v} - set().union(
+            *(set(v) for _, v in names))
+        taken = {p.casefold() for p in self.players}
+        nick = (n for n in ("Tiger", "Rocket", "Sunny", "Pixie", "Ziggy", "Comet", "Maple", "Jazz")
+                if n.casefold() not in taken)
+        for i, (a, wa) in enumerate(names):
+            for b, wb in names[i + 1:]:
+                if len(wa) == len(wb) and all(similarity(x, y) >= 0.6 for x, y in zip(wa, wb)):
+                    out.append(f"{a} and {b} sound alike, so I may mix them up. Could {b} be called {next(nick)}?")
+            clash = [w for w in wa if any(similarity(w, c) >= 0.75 for c in card_words)]
+            if clash:
+                out.append(f"{a} sounds like a card word ({clash[0]}). Could {a} be called {next(nick)}?")
+        return out
+
+    # ------------------------------------------------------------ scoring
+
+    def _polite(self, words: tuple[str, ...]) -> bool:
+        joined = " " + " ".join(words) + " "
+        return any(f" {' '.join(p)} " in joined for p in self.grammar.polite)
+
+    def _spans(self, variants, words: tuple[str, ...], limit: float) -> dict[str, tuple[float, int, int]]:
+        """Best (cost, start, end) per candidate value, keeping those within ``limit`` of the best."""
+        fillers = self.grammar.fillers
+        present = set(words)
+        best: dict[str, tuple[float, int, int]] = {}
+        for value, v, weights, keys in variants:
+            if not any(k in present for k in keys) and max(
+                    (similarity(k, w) for k in keys for w in present), default=0.0) < 0.6:
+                continue
+            cost, start, end = _align(v, weights, words, fillers)
+            if end > start and (value not in best or cost < best[value][0]):
+                best[value] = (cost, start, end)
+        if not best:
+            return best
+        floor = min(c for c, _, _ in best.values())
+        return {k: s for k, s in best.items() if s[0] <= floor + limit}
+
+    def _skeleton(self, words: tuple[str, ...], slots: list[tuple[int, int, str]]) -> tuple[str, ...]:
+        """The words left when slots are cut out; a player's name at either end is dropped."""
+        n = len(words)
+        fillers = self.grammar.fillers
+        marks: dict[int, tuple[int, str]] = {s: (e, name) for s, e, name in slots}
+        out: list[str] = []
+        i = 0
+        while i < n:
+            if i in marks:
+                end, name = marks[i]
+                at_edge = all(w in fillers for w in words[:i]) or all(w in fillers for w in words[end:])
+                if not (name == "{player}" and at_edge):
+                    out.append(name)
+                i = end
+                continue
+            if words[i] not in fillers:
+                out.append(words[i])
+            i += 1
+        return tuple(out)
+
+    def _best_template(self, intent: str, skeleton: tuple[str, ...]) -> float:
+        if skeleton in self._exact.get(intent, ()):
+            return 0.0
+        templates = self.grammar.requests.get(intent) or self.grammar.commands.get(intent, ())
+        return min((_template_cost(skeleton, t) for t in templates), default=_INF)
+
+    def _hypotheses(self, words: tuple[str, ...], asker: str | None, hand: list[str] | None,
+                    phase: str) -> list[_Hypothesis]:
+        if not words:
+            return []
+        out: list[_Hypothesis] = []
+        players = self._spans(self._player_variants, words, 0.8)
+        player_options: list[tuple[str | None, float, int, int]] = [(None, 0.0, -1, -1)]
+        player_options += [(p, c, s, e) for p, (c, s, e) in players.items()]
+        held = set(hand or ())
+        held_families = {c.split(":")[0] for c in held}
+
+        def add(intent: str, slot: str, value: str, cost: float, start: int, end: int) -> None:
+            for target, pcost, ps, pe in player_options:
+                if target is not None and not (pe <= start or ps >= end):
+                    continue
+                slots = [(start, end, slot)] + ([(ps, pe, "{player}")] if target else [])
+                total = cost + pcost + self._best_template(intent, self._skeleton(words, slots))
+                # Recognisable but illegal requests are kept, so the engine can explain the rule,
+                # but a legal request that sounds nearly the same is preferred.
+                penalty = 0.3 if target is not None and target == asker else 0.0
+                if hand is not None:
+                    family = value.split(":")[0]
+                    if family not in held_families or (slot == "{card}" and value in held):
+                        penalty += 0.3
+                out.append(_Hypothesis(total + penalty, intent, target, value if slot == "{card}" else None,
+                                       value if slot == "{family}" else None, penalty))
+
+        cards = self._spans(self._card_variants, words, 1.0)
+        for cid, (cost, s, e) in cards.items():
+            add("ask", "{card}", cid, cost + (0.5 if phase == "families" else 0.0), s, e)
+        families = self._spans(self._family_variants, words, 1.0)
+        for key, (cost, s, e) in families.items():
+            add("ask_family", "{family}", key, cost, s, e)
+        # Commands: the whole utterance against each command's templates, a family slot allowed.
+        plain = self._skeleton(words, [])
+        for intent in self.grammar.commands:
+            cost = self._best_template(intent, plain)
+            for key, (fcost, s, e) in families.items():
+                cost = min(cost, fcost + self._best_template(intent, self._skeleton(words, [(s, e, "{family}")])))
+            if cost < _INF:
+                out.append(_Hypothesis(cost, intent, family=None))
+        return out
+
+    # ------------------------------------------------------------ deciding
+
+    def _decide(self, text: str, hyps: list[_Hypothesis], polite: bool, asker: str | None) -> Understanding:
+        best_by_move: dict[tuple, _Hypothesis] = {}
+        for h in hyps:
+            if h.move not in best_by_move or h.cost < best_by_move[h.move].cost:
+                best_by_move[h.move] = h
+        ranked = sorted(best_by_move.values(), key=lambda h: h.cost)
+        if not ranked or ranked[0].cost > CONFIRM_COST:
+            return Understanding(text=text, intent="none", polite=polite, reason=self._reason(ranked))
+        best = ranked[0]
+        # A request without a name competes with the same request to each player: fold them.
+        rivals = [h for h in ranked[1:] if not self._same_request(h, best)]
+        # How far ahead the best is: by heard cost, or by legality when a rival was heard better.
+        heard = best.cost - best.penalty
+        margin = min((max(h.cost - best.cost, h.cost - h.penalty - heard) for h in rivals), default=_INF)
+        confidence = round(max(0.0, 1.0 - best.cost / 2) * min(1.0, 0.5 + margin), 3)
+        if best.intent not in _MOVES:
+            if best.cost <= COMMAND_COST and margin >= 0.2:
+                return Understanding(text=text, intent=best.intent, confidence=confidence, polite=polite)
+            return Understanding(text=text, intent="none", polite=polite, reason=self._reason(ranked))
+        member = self.deck.card(best.card).member if best.card else None
+        result = Understanding(text=text, intent=best.intent, target=best.target, card=best.card,
+                               family=best.family, member=member, polite=polite, confidence=confidence)
+        if best.target is None:
+            named = [h for h in ranked if self._same_request(h, best) and h.target and h.target != asker]
+            result.confirm = True
+            result.alternatives = [self._alt(h) for h in named[:3]]
+            result.reason = "Who do you want to ask?"
+            return result
+        if heard <= ACT_COST and margin >= ACT_MARGIN:
+            return result
+        result.confirm = True
+        result.alternatives = [self._alt(h) for h in [best] + [h for h in rivals if h.intent in _MOVES
+                                                              and h.target is not None][:2]
+                               if h.cost <= CONFIRM_COST + 0.5]
+        return result
+
+    @staticmethod
+    def _same_request(a: _Hypothesis, b: _Hypothesis) -> bool:
+        return a.intent == b.intent and a.card == b.card and a.family == b.family and (
+            a.target is None or b.target is None or a.target == b.target)
+
+    @staticmethod
+    def _alt(h: _Hypothesis) -> dict[str, Any]:
+        out: dict[str, Any] = {"intent": h.intent, "target": h.target}
+        if h.card:
+            out["card"] = h.card
+        if h.family:
+            out["family"] = h.family
+        return out
+
+    @staticmethod
+    def _reason(ranked: list[_Hypothesis]) -> str:
+        if not any(h.intent in _MOVES for h in ranked):
+            return "I didn't hear a card name. Try: Ben, is Mrs. Bun at home?"
+        return "I didn't understand that as a request. Try: Ben, is Mrs. Bun at home?"

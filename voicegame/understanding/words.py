@@ -1,0 +1,73 @@
+"""Turning text into comparable words, and scoring how alike two words sound.
+
+Both sides, the card names and what was heard, go through ``normalize``, so "Mr.", "mister"
+and "MR" are one word, "2" and "two" are one word, and "baker's" is "bakers".
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import jellyfish
+from rapidfuzz.distance import Levenshtein
+
+__all__ = ["FUNCTION_WORDS", "SPOKEN", "normalize", "similarity", "spoken"]
+
+_NUMBERS = {"1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
+            "8": "eight", "9": "nine", "10": "ten", "11": "eleven", "12": "twelve", "13": "thirteen"}
+_ALIASES = {
+    "mister": "mr", "missus": "mrs", "missis": "mrs", "misses": "mrs", "mistress": "mrs",
+    "whats": "what is", "wheres": "where is", "whos": "who is", "its": "it is", "ive": "i have",
+    "youve": "you have", "dont": "do not", "im": "i am", "thats": "that is", "lets": "let us",
+    "mevr": "mevrouw", "dhr": "meneer", "mw": "mevrouw", "id": "i would", "youd": "you would",
+    # Letters said as words (the letters deck): "bee two" is B2.
+    "ay": "a", "bee": "b", "cee": "c", "see": "c", "sea": "c", "dee": "d", "ee": "e", "ef": "f", "eff": "f",
+    "gee": "g", "aitch": "h", "haitch": "h", "jay": "j", "kay": "k",
+}
+# How a canonical word is said, for the recognizer's word list.
+SPOKEN = {"mr": "mister", "mrs": "missus"}
+# Words that carry little meaning inside a name; dropping or mishearing them costs little.
+FUNCTION_WORDS = frozenset({"the", "of", "a", "an", "de", "van", "het", "family", "number"})
+
+
+@functools.lru_cache(maxsize=4096)
+def normalize(text: str) -> tuple[str, ...]:
+    text = text.casefold().replace("’", "'").replace("'s", "s").replace("'", "")
+    words: list[str] = []
+    for raw in re.findall(r"[^\W_]+", text):
+        for part in re.findall(r"\d+|[^\W\d_]+", raw):  # "a1" -> "a", "1"
+            part = _NUMBERS.get(part, part)
+            words.extend(_ALIASES.get(part, part).split())
+    return tuple(words)
+
+
+def spoken(word: str) -> str:
+    return SPOKEN.get(word, word)
+
+
+# Pairs a recognizer confuses often (measured on these machines: Ben/Dan, Bun/Bung, Chip/Tape, Mr/Mrs/Miss).
+_CONFUSIONS = {frozenset(p) for p in [("bun", "bones"), ("bun", "bung"), ("ben", "dan"), ("chip", "tape"),
+                                      ("mr", "mrs"), ("mrs", "miss"), ("mr", "miss"), ("pots", "pugs"),
+                                      ("dip", "tip"), ("dose", "doze"), ("soot", "suit"), ("mug", "mog")]}
+
+
+@functools.lru_cache(maxsize=65536)
+def similarity(a: str, b: str) -> float:
+    """0..1: how likely a recognizer heard ``b`` when ``a`` was said (1 = the same word)."""
+    if a == b:
+        return 1.0
+    best = Levenshtein.normalized_similarity(a, b)
+    if a + "s" == b or b + "s" == a or a + "es" == b or b + "es" == a:
+        best = max(best, 0.8)  # plural or possessive: "buns", "bakers"
+    if len(a) > 1 and len(b) > 1 and _key(a) == _key(b):
+        # Same sound key; words of very different length rarely get confused ("tissue" is not "dose").
+        best = max(best, 0.7 if abs(len(a) - len(b)) <= 1 or a[0] == b[0] else 0.5)
+    if frozenset((a, b)) in _CONFUSIONS:
+        best = max(best, 0.6)
+    return best
+
+
+@functools.lru_cache(maxsize=8192)
+def _key(word: str) -> str:
+    return jellyfish.metaphone(word)
