@@ -102,9 +102,11 @@ def load_grammar(lang: str = "en") -> Grammar:
 
     def group(table: dict) -> dict[str, tuple[tuple[str, ...], ...]]:
         # Fillers are free wherever they are said, so templates are compared without them.
-        return {intent: tuple(dict.fromkeys(tuple(w for w in seq if w not in fillers)
-                                            for t in templates for seq in expand(t)))
-                for intent, templates in table.items()}
+        out = {}
+        for intent, templates in table.items():
+            seqs = (tuple(w for w in seq if w not in fillers) for t in templates for seq in expand(t))
+            out[intent] = tuple(dict.fromkeys(seq for seq in seqs if seq))
+        return out
 
     return Grammar(
         language=lang,
@@ -138,8 +140,6 @@ class Phrases:
             for name_lang in langs:
                 for form in ("surname", "name", "plural"):
                     variants.append(normalize(fam.name(name_lang, form)))
-                # "Mr. Strong and family" (seed 003 rule 8): the head of the family names it.
-                variants.append(normalize(fam.cards[0].name(name_lang, "short")))
             self.families[fam.key] = list(dict.fromkeys(v for v in variants if v))
         self.players = {p: normalize(p) for p in players}
 

@@ -9,13 +9,12 @@ Table chatter must never become a move: extra words cost a lot, statement words 
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import Any
 
 from voicegame.decks import Deck
 from voicegame.understanding.grammar import Grammar, Phrases, importance, load_grammar
-from voicegame.understanding.words import normalize, similarity
+from voicegame.understanding.words import FUNCTION_WORDS, SoundTable, normalize, similarity
 
 __all__ = ["Understander", "Understanding"]
 
@@ -36,6 +35,7 @@ _STATEMENT_WORDS = frozenset({"has", "had", "have", "think", "know", "want", "wa
                               "our", "your", "tomorrow", "yesterday", "drink", "biscuits", "heeft", "niet", "geen",
                               "wie", "waar", "wat", "mijn"})
 _MOVES = ("ask", "ask_family")
+_CANDIDATES = 6  # cards (or families) kept per utterance; the rest are far behind
 
 
 @dataclass
@@ -82,8 +82,8 @@ class _Hypothesis:
         return (self.intent, self.target, self.card, self.family)
 
 
-def _align(name: tuple[str, ...], weights: tuple[float, ...], heard: tuple[str, ...], fillers: frozenset[str]
-           ) -> tuple[float, int, int]:
+def _align(name: tuple[str, ...], weights: tuple[float, ...], heard: tuple[str, ...], rows: list[dict[str, float]],
+           fillers: frozenset[str]) -> tuple[float, int, int]:
     """Cheapest match of ``name`` to a stretch of ``heard``: (cost, start, end).
     Words of ``heard`` outside the stretch are free here; the template check prices them."""
     n = len(heard)
@@ -95,7 +95,7 @@ def _align(name: tuple[str, ...], weights: tuple[float, ...], heard: tuple[str, 
         cur_starts = [starts[0]] + [0] * n
         for j in range(1, n + 1):
             h = heard[j - 1]
-            sim = similarity(word, h)
+            sim = rows[j - 1].get(word, 0.0)
             sub = prev[j - 1] + (min(1.0, (1.0 - sim) * 1.6) * w if sim >= 0.5 else _INF)
             dele = prev[j] + w
             ins = cur[j - 1] + (0.05 if h in fillers else 0.6)
@@ -110,34 +110,43 @@ def _align(name: tuple[str, ...], weights: tuple[float, ...], heard: tuple[str, 
     return prev[best], starts[best], best
 
 
-@functools.lru_cache(maxsize=8192)
-def _template_cost(skeleton: tuple[str, ...], template: tuple[str, ...]) -> float:
-    """Weighted edit distance between what is left after the slots and one template."""
-    def dele(w: str) -> float:
-        if w.startswith("{"):
-            return _INF
-        return 1.2 if w in _KEY_TEMPLATE_WORDS else 0.3 if w in _LIGHT_TEMPLATE_WORDS else 0.8
+def _delete_cost(word: str) -> float:
+    """Cost of a template word that was not said."""
+    if word.startswith("{"):
+        return _INF
+    return 1.2 if word in _KEY_TEMPLATE_WORDS else 0.3 if word in _LIGHT_TEMPLATE_WORDS else 0.8
 
-    def ins(w: str) -> float:
-        if w.startswith("{"):
-            return 0.6
-        return 1.2 if w in _STATEMENT_WORDS else 0.15 if w in _LIGHT_TEMPLATE_WORDS else 0.7
 
+def _insert_cost(word: str) -> float:
+    """Cost of a said word that the template does not have."""
+    if word.startswith("{"):
+        return 0.6
+    return 1.2 if word in _STATEMENT_WORDS else 0.15 if word in _LIGHT_TEMPLATE_WORDS else 0.7
+
+
+def _template_cost(skeleton: tuple[str, ...], inserts: tuple[float, ...], template: tuple[str, ...],
+                   deletes: tuple[float, ...], limit: float) -> float:
+    """Weighted edit distance between what is left after the slots and one template; gives up
+    (returning _INF) as soon as it must exceed ``limit``."""
     n = len(skeleton)
     prev = [0.0]
-    for j in range(n):
-        prev.append(prev[-1] + ins(skeleton[j]))
-    for t in template:
-        cur = [prev[0] + dele(t)]
+    for cost in inserts:
+        prev.append(prev[-1] + cost)
+    for t, dele in zip(template, deletes):
+        cur = [prev[0] + dele]
+        slot = t.startswith("{")
         for j in range(1, n + 1):
             s = skeleton[j - 1]
             if s == t:
                 sub = prev[j - 1]
-            elif not s.startswith("{") and not t.startswith("{") and similarity(t, s) >= 0.75:
-                sub = prev[j - 1] + (1.0 - similarity(t, s)) * 1.5
+            elif not slot and not s.startswith("{") and (sim := similarity(t, s)) >= 0.8:
+                # Only plurals and near-spellings: "gave me" must not pass for "give me".
+                sub = prev[j - 1] + (1.0 - sim) * 1.5
             else:
                 sub = _INF
-            cur.append(min(sub, prev[j] + dele(t), cur[j - 1] + ins(s)))
+            cur.append(min(sub, prev[j] + dele, cur[j - 1] + inserts[j - 1]))
+        if min(cur) > limit:
+            return _INF
         prev = cur
     return prev[n]
 
@@ -161,7 +170,26 @@ class Understander:
                 self._card_variants.append((cid, v, tuple(importance(w) for w in v), keys))
         self._family_variants = [(key, v, tuple(importance(w) for w in v), v)
                                  for key, variants in self.phrases.families.items() for v in variants]
+        # Second phase: "Is Mr. Strong and family at home?" (seed 003 rule 8) names the family by a member.
+        self._family_variants_phase2 = self._family_variants + [
+            (card.family, v, tuple(importance(w) for w in v), v)
+            for card in deck.cards for v in self.phrases.cards[card.id][1:2]]
         self._player_variants = [(p, v, tuple(1.0 for _ in v), v) for p, v in self.phrases.players.items()]
+        self._name_words = self.phrases.words()
+        self._sounds = SoundTable(self._name_words)
+        # "weightlifter(s)" said as one word for the two-word "weight lifter".
+        self._joined: dict[str, tuple[str, ...]] = {}
+        for variants in self.phrases.cards.values():
+            for v in variants:
+                for a, b in zip(v, v[1:]):
+                    if a not in FUNCTION_WORDS and b not in FUNCTION_WORDS:
+                        self._joined.setdefault(a + b, (a, b))
+                        self._joined.setdefault(a + b + "s", (a, b + "s"))
+        self._template_cache: dict[tuple[str, tuple[str, ...]], float] = {}
+        self._templates = {intent: [(seq, tuple(_delete_cost(w) for w in seq)) for seq in seqs]
+                           for intent, seqs in {**self.grammar.requests, **self.grammar.commands}.items()}
+        self._slotted_commands = {intent for intent, seqs in self.grammar.commands.items()
+                                  if any("{family}" in seq for seq in seqs)}
         self._exact = {intent: set(seqs) for intent, seqs in {**self.grammar.requests,
                                                                **self.grammar.commands}.items()}
 
@@ -176,11 +204,25 @@ class Understander:
         hyps: list[_Hypothesis] = []
         polite = False
         for rank, text in enumerate(texts):
-            words = normalize(text)
+            words = self._compounds(normalize(text))
             polite = polite or self._polite(words)
             for h in self._hypotheses(words, asker, hand, phase):
                 hyps.append(_Hypothesis(h.cost + 0.1 * rank, h.intent, h.target, h.card, h.family, h.penalty))
-        return self._decide(texts[0], hyps, polite, asker)
+        return self._decide(texts[0], hyps, polite, asker, phase)
+
+    def _compounds(self, words: tuple[str, ...]) -> tuple[str, ...]:
+        """Mend words a recognizer split or joined: "milk man" -> "milkman", "weightlifters" -> "weight lifters"."""
+        out: list[str] = []
+        i = 0
+        while i < len(words):
+            w = words[i]
+            if i + 1 < len(words) and w + words[i + 1] in self._name_words:
+                out.append(w + words[i + 1])
+                i += 2
+                continue
+            out.extend(self._joined.get(w, (w,)))
+            i += 1
+        return tuple(out)
 
     def warnings(self) -> list[str]:
         """Player names that sound alike or like card words, with a nickname suggestion each."""
@@ -209,14 +251,19 @@ class Understander:
     def _spans(self, variants, words: tuple[str, ...], limit: float) -> dict[str, tuple[float, int, int]]:
         """Best (cost, start, end) per candidate value, keeping those within ``limit`` of the best."""
         fillers = self.grammar.fillers
-        present = set(words)
+        rows = [self._sounds.row(w) for w in words]
+        heard_like: dict[str, float] = {}  # name word -> best similarity to any heard word
+        for row in rows:
+            for name, sim in row.items():
+                if sim > heard_like.get(name, 0.0):
+                    heard_like[name] = sim
         best: dict[str, tuple[float, int, int]] = {}
         for value, v, weights, keys in variants:
-            if not any(k in present for k in keys) and max(
-                    (similarity(k, w) for k in keys for w in present), default=0.0) < 0.6:
+            if not any(heard_like.get(k, 0.0) >= 0.6 for k in keys):
                 continue
-            cost, start, end = _align(v, weights, words, fillers)
-            if end > start and (value not in best or cost < best[value][0]):
+            cost, start, end = _align(v, weights, words, rows, fillers)
+            # On equal cost the longer stretch wins: "mr bun" explains more words than "bun".
+            if end > start and (value not in best or (cost, start - end) < (best[value][0], best[value][1] - best[value][2])):
                 best[value] = (cost, start, end)
         if not best:
             return best
@@ -244,10 +291,22 @@ class Understander:
         return tuple(out)
 
     def _best_template(self, intent: str, skeleton: tuple[str, ...]) -> float:
-        if skeleton in self._exact.get(intent, ()):
-            return 0.0
-        templates = self.grammar.requests.get(intent) or self.grammar.commands.get(intent, ())
-        return min((_template_cost(skeleton, t) for t in templates), default=_INF)
+        key = (intent, skeleton)
+        cost = self._template_cache.get(key)
+        if cost is None:
+            if skeleton in self._exact.get(intent, ()):
+                cost = 0.0
+            else:
+                inserts = tuple(_insert_cost(w) for w in skeleton)
+                cost = _INF
+                # Templates of about the skeleton's length first: they set a low limit early.
+                for template, deletes in sorted(self._templates[intent], key=lambda t: abs(len(t[0]) - len(skeleton))):
+                    cost = min(cost, _template_cost(skeleton, inserts, template, deletes,
+                                                    min(cost, CONFIRM_COST + 0.5)))
+            if len(self._template_cache) > 20000:
+                self._template_cache.clear()
+            self._template_cache[key] = cost
+        return cost
 
     def _hypotheses(self, words: tuple[str, ...], asker: str | None, hand: list[str] | None,
                     phase: str) -> list[_Hypothesis]:
@@ -260,12 +319,20 @@ class Understander:
         held = set(hand or ())
         held_families = {c.split(":")[0] for c in held}
 
+        skeletons: dict[tuple, float] = {}
+
+        def template_cost(intent: str, slots: tuple) -> float:
+            key = (intent, slots)
+            if key not in skeletons:
+                skeletons[key] = self._best_template(intent, self._skeleton(words, list(slots)))
+            return skeletons[key]
+
         def add(intent: str, slot: str, value: str, cost: float, start: int, end: int) -> None:
             for target, pcost, ps, pe in player_options:
                 if target is not None and not (pe <= start or ps >= end):
                     continue
-                slots = [(start, end, slot)] + ([(ps, pe, "{player}")] if target else [])
-                total = cost + pcost + self._best_template(intent, self._skeleton(words, slots))
+                slots = ((start, end, slot),) + (((ps, pe, "{player}"),) if target else ())
+                total = cost + pcost + template_cost(intent, slots)
                 # Recognisable but illegal requests are kept, so the engine can explain the rule,
                 # but a legal request that sounds nearly the same is preferred.
                 penalty = 0.3 if target is not None and target == asker else 0.0
@@ -277,24 +344,28 @@ class Understander:
                                        value if slot == "{family}" else None, penalty))
 
         cards = self._spans(self._card_variants, words, 1.0)
-        for cid, (cost, s, e) in cards.items():
+        for cid, (cost, s, e) in sorted(cards.items(), key=lambda kv: kv[1][0])[:_CANDIDATES]:
             add("ask", "{card}", cid, cost + (0.5 if phase == "families" else 0.0), s, e)
-        families = self._spans(self._family_variants, words, 1.0)
-        for key, (cost, s, e) in families.items():
-            add("ask_family", "{family}", key, cost, s, e)
+        families = self._spans(self._family_variants_phase2 if phase == "families" else self._family_variants,
+                               words, 1.0)
+        for key, (cost, s, e) in sorted(families.items(), key=lambda kv: kv[1][0])[:_CANDIDATES]:
+            add("ask_family", "{family}", key, cost + (0.0 if phase == "families" else 0.35), s, e)
         # Commands: the whole utterance against each command's templates, a family slot allowed.
         plain = self._skeleton(words, [])
+        family_skeletons = {(self._skeleton(words, [(s, e, "{family}")]), fcost) for fcost, s, e in families.values()}
         for intent in self.grammar.commands:
             cost = self._best_template(intent, plain)
-            for key, (fcost, s, e) in families.items():
-                cost = min(cost, fcost + self._best_template(intent, self._skeleton(words, [(s, e, "{family}")])))
+            if intent in self._slotted_commands:
+                for skeleton, fcost in family_skeletons:
+                    cost = min(cost, fcost + self._best_template(intent, skeleton))
             if cost < _INF:
-                out.append(_Hypothesis(cost, intent, family=None))
+                out.append(_Hypothesis(cost, intent))
         return out
 
     # ------------------------------------------------------------ deciding
 
-    def _decide(self, text: str, hyps: list[_Hypothesis], polite: bool, asker: str | None) -> Understanding:
+    def _decide(self, text: str, hyps: list[_Hypothesis], polite: bool, asker: str | None, phase: str
+                ) -> Understanding:
         best_by_move: dict[tuple, _Hypothesis] = {}
         for h in hyps:
             if h.move not in best_by_move or h.cost < best_by_move[h.move].cost:
@@ -316,18 +387,22 @@ class Understander:
         member = self.deck.card(best.card).member if best.card else None
         result = Understanding(text=text, intent=best.intent, target=best.target, card=best.card,
                                family=best.family, member=member, polite=polite, confidence=confidence)
-        if best.target is None:
+        others = [p for p in self.players if p != asker]
+        if best.target is None and asker is not None and len(others) == 1:
+            result.target = others[0]  # two players: the request can only be for the other one
+        elif best.target is None:
             named = [h for h in ranked if self._same_request(h, best) and h.target and h.target != asker]
             result.confirm = True
             result.alternatives = [self._alt(h) for h in named[:3]]
             result.reason = "Who do you want to ask?"
             return result
-        if heard <= ACT_COST and margin >= ACT_MARGIN:
+        # Before every family is complete, a whole surname is a rare variant: always make sure.
+        surname_ask = best.intent == "ask_family" and phase == "cards"
+        if heard <= ACT_COST and margin >= ACT_MARGIN and not surname_ask:
             return result
         result.confirm = True
-        result.alternatives = [self._alt(h) for h in [best] + [h for h in rivals if h.intent in _MOVES
-                                                              and h.target is not None][:2]
-                               if h.cost <= CONFIRM_COST + 0.5]
+        close = [h for h in rivals if h.intent in _MOVES and h.target is not None and h.cost <= CONFIRM_COST + 0.5]
+        result.alternatives = [{**self._alt(best), "target": result.target}] + [self._alt(h) for h in close[:2]]
         return result
 
     @staticmethod

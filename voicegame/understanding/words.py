@@ -10,9 +10,10 @@ import functools
 import re
 
 import jellyfish
+from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-__all__ = ["FUNCTION_WORDS", "SPOKEN", "normalize", "similarity", "spoken"]
+__all__ = ["FUNCTION_WORDS", "SPOKEN", "SoundTable", "normalize", "similarity", "spoken"]
 
 _NUMBERS = {"1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
             "8": "eight", "9": "nine", "10": "ten", "11": "eleven", "12": "twelve", "13": "thirteen"}
@@ -20,7 +21,7 @@ _ALIASES = {
     "mister": "mr", "missus": "mrs", "missis": "mrs", "misses": "mrs", "mistress": "mrs",
     "whats": "what is", "wheres": "where is", "whos": "who is", "its": "it is", "ive": "i have",
     "youve": "you have", "dont": "do not", "im": "i am", "thats": "that is", "lets": "let us",
-    "mevr": "mevrouw", "dhr": "meneer", "mw": "mevrouw", "id": "i would", "youd": "you would",
+    "mevr": "mevrouw", "dhr": "meneer", "mw": "mevrouw", "id": "i would", "youd": "you would", "ill": "i will",
     # Letters said as words (the letters deck): "bee two" is B2.
     "ay": "a", "bee": "b", "cee": "c", "see": "c", "sea": "c", "dee": "d", "ee": "e", "ef": "f", "eff": "f",
     "gee": "g", "aitch": "h", "haitch": "h", "jay": "j", "kay": "k",
@@ -47,9 +48,13 @@ def spoken(word: str) -> str:
 
 
 # Pairs a recognizer confuses often (measured on these machines: Ben/Dan, Bun/Bung, Chip/Tape, Mr/Mrs/Miss).
-_CONFUSIONS = {frozenset(p) for p in [("bun", "bones"), ("bun", "bung"), ("ben", "dan"), ("chip", "tape"),
+_CONFUSION_PAIRS = [("bun", "bones"), ("bun", "bung"), ("ben", "dan"), ("chip", "tape"),
                                       ("mr", "mrs"), ("mrs", "miss"), ("mr", "miss"), ("pots", "pugs"),
-                                      ("dip", "tip"), ("dose", "doze"), ("soot", "suit"), ("mug", "mog")]}
+                                      ("dip", "tip"), ("dose", "doze"), ("soot", "suit"), ("mug", "mog")]
+_CONFUSIONS: dict[str, set[str]] = {}
+for _a, _b in _CONFUSION_PAIRS:
+    _CONFUSIONS.setdefault(_a, set()).add(_b)
+    _CONFUSIONS.setdefault(_b, set()).add(_a)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -63,7 +68,7 @@ def similarity(a: str, b: str) -> float:
     if len(a) > 1 and len(b) > 1 and _key(a) == _key(b):
         # Same sound key; words of very different length rarely get confused ("tissue" is not "dose").
         best = max(best, 0.7 if abs(len(a) - len(b)) <= 1 or a[0] == b[0] else 0.5)
-    if frozenset((a, b)) in _CONFUSIONS:
+    if b in _CONFUSIONS.get(a, ()):
         best = max(best, 0.6)
     return best
 
@@ -71,3 +76,30 @@ def similarity(a: str, b: str) -> float:
 @functools.lru_cache(maxsize=8192)
 def _key(word: str) -> str:
     return jellyfish.metaphone(word)
+
+
+class SoundTable:
+    """Similarities of heard words to a fixed set of name words, a whole row at a time.
+
+    Spelling distance for every name word comes from one rapidfuzz call; sound keys and known
+    confusions are dictionary lookups, so a word never heard before costs microseconds, not a loop.
+    """
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = sorted(names)
+        self._by_key: dict[str, list[str]] = {}
+        for name in self.names:
+            if len(name) > 1:
+                self._by_key.setdefault(_key(name), []).append(name)
+        self.row = functools.lru_cache(maxsize=4096)(self._row)
+
+    def _row(self, heard: str) -> dict[str, float]:
+        """name word -> similarity, for the name words at least half alike (others count as 0)."""
+        row = {name: score for name, score, _ in process.extract(
+            heard, self.names, scorer=Levenshtein.normalized_similarity, score_cutoff=0.5, limit=None)}
+        candidates = set(row) | set(self._by_key.get(_key(heard), ()) if len(heard) > 1 else ())
+        candidates |= _CONFUSIONS.get(heard, set()) & set(self.names)
+        for stem in (heard[:-1], heard[:-2], heard + "s", heard + "es"):
+            if stem in row or stem in self._by_key.get(_key(stem), ()):
+                candidates.add(stem)
+        return {name: sim for name in candidates if (sim := similarity(name, heard)) >= 0.5}
