@@ -57,6 +57,7 @@ class ExpertBot(Bot):
         options: list[Ask] = []
         for f, cards in by_family.items():
             held = (hand >> (f * m) & family).bit_count()
+            shown = self.know.has_family[obs.seat] >> f & 1
             for t in targets:
                 s = self._seat[t]
                 ps = [probs.get(c, {}).get(s, 0.0) for c in cards]
@@ -65,9 +66,9 @@ class ExpertBot(Bot):
                     none = 1.0
                     for p in ps:
                         none *= 1.0 - p
-                    scored = [((round(1.0 - none, 6), round(sum(ps), 6), held), Ask(t, family=self._keys[f]))]
+                    scored = [((round(1.0 - none, 6), round(sum(ps), 6), held, shown), Ask(t, family=self._keys[f]))]
                 else:
-                    scored = [((round(p, 6), held), Ask(t, obs.card_ids[c])) for p, c in zip(ps, cards)]
+                    scored = [((round(p, 6), held, shown), Ask(t, obs.card_ids[c])) for p, c in zip(ps, cards)]
                 for key, action in scored:
                     if best is None or key > best:
                         best, options = key, [action]

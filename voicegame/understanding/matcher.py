@@ -35,6 +35,7 @@ _STATEMENT_WORDS = frozenset({"has", "had", "have", "think", "know", "want", "wa
                               "our", "your", "tomorrow", "yesterday", "drink", "biscuits", "heeft", "niet", "geen",
                               "wie", "waar", "wat", "mijn"})
 _MOVES = ("ask", "ask_family")
+_TEMPLATE_CACHE: dict[tuple[str, str, tuple[str, ...]], float] = {}  # (lang, intent, skeleton) -> cost
 _CANDIDATES = 6  # cards (or families) kept per utterance; the rest are far behind
 
 
@@ -185,7 +186,9 @@ class Understander:
                     if a not in FUNCTION_WORDS and b not in FUNCTION_WORDS:
                         self._joined.setdefault(a + b, (a, b))
                         self._joined.setdefault(a + b + "s", (a, b + "s"))
-        self._template_cache: dict[tuple[str, tuple[str, ...]], float] = {}
+        # Command words that must be heard for a command to be cheap enough (see _best_template).
+        self._anchors = {intent: {w for seq in seqs for w in seq if w not in _LIGHT_TEMPLATE_WORDS and w[0] != "{"}
+                         for intent, seqs in self.grammar.commands.items()}
         self._templates = {intent: [(seq, tuple(_delete_cost(w) for w in seq)) for seq in seqs]
                            for intent, seqs in {**self.grammar.requests, **self.grammar.commands}.items()}
         self._slotted_commands = {intent for intent, seqs in self.grammar.commands.items()
@@ -228,8 +231,7 @@ class Understander:
         """Player names that sound alike or like card words, with a nickname suggestion each."""
         out = []
         names = list(self.phrases.players.items())
-        card_words = {w for vs in self.phrases.cards.values() for v in vs for w in v} - set().union(
-            *(set(v) for _, v in names))
+        card_words = {w for vs in self.phrases.cards.values() for v in vs for w in v} - FUNCTION_WORDS
         taken = {p.casefold() for p in self.players}
         nick = (n for n in ("Tiger", "Rocket", "Sunny", "Pixie", "Ziggy", "Comet", "Maple", "Jazz")
                 if n.casefold() not in taken)
@@ -291,11 +293,16 @@ class Understander:
         return tuple(out)
 
     def _best_template(self, intent: str, skeleton: tuple[str, ...]) -> float:
-        key = (intent, skeleton)
-        cost = self._template_cache.get(key)
+        key = (self.lang, intent, skeleton)
+        cost = _TEMPLATE_CACHE.get(key)
         if cost is None:
             if skeleton in self._exact.get(intent, ()):
                 cost = 0.0
+            elif intent in self._anchors and not any(
+                    w in self._anchors[intent] or any(similarity(a, w) >= 0.8 for a in self._anchors[intent])
+                    for w in skeleton if not w.startswith("{")):
+                # No word of this command was said: deleting its one meaningful word already costs too much.
+                cost = _INF
             else:
                 inserts = tuple(_insert_cost(w) for w in skeleton)
                 cost = _INF
@@ -303,9 +310,9 @@ class Understander:
                 for template, deletes in sorted(self._templates[intent], key=lambda t: abs(len(t[0]) - len(skeleton))):
                     cost = min(cost, _template_cost(skeleton, inserts, template, deletes,
                                                     min(cost, CONFIRM_COST + 0.5)))
-            if len(self._template_cache) > 20000:
-                self._template_cache.clear()
-            self._template_cache[key] = cost
+            if len(_TEMPLATE_CACHE) > 50000:
+                _TEMPLATE_CACHE.clear()
+            _TEMPLATE_CACHE[key] = cost
         return cost
 
     def _hypotheses(self, words: tuple[str, ...], asker: str | None, hand: list[str] | None,

@@ -1,0 +1,166 @@
+"""The understanding layer: templates, recognizer inputs, matching decisions, name warnings."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from voicegame.decks import load_deck
+from voicegame.understanding import Phrases, Understander, jsgf, load_grammar, normalize, vocabulary
+from voicegame.understanding.grammar import GrammarError, expand
+
+PLAYERS = ["Alice", "Ben", "Cara", "Dan"]
+
+
+@pytest.fixture(scope="module")
+def jaques() -> Understander:
+    return Understander(load_deck("jaques"), PLAYERS)
+
+
+def test_expand_optional_and_alternative_words():
+    assert expand("[(may | can)] i have {card}") == [
+        ("may", "i", "have", "{card}"), ("can", "i", "have", "{card}"), ("i", "have", "{card}")]
+    assert expand("is {card} at home") == [("is", "{card}", "at", "home")]
+
+
+def test_expand_rejects_broken_templates():
+    with pytest.raises(GrammarError):
+        expand("is [ {card} at home")
+    with pytest.raises(GrammarError):
+        expand("is {card} ) at home")
+
+
+def test_normalize_makes_written_and_spoken_forms_one_word():
+    assert normalize("Mr. Bun the Baker's Son") == normalize("mister bun the bakers son")
+    assert normalize("Mrs. Bun") == ("mrs", "bun")
+    assert normalize("A1") == normalize("a one") == normalize("ay 1")
+    assert normalize("10 of clubs") == ("ten", "of", "clubs")
+
+
+def test_both_languages_have_templates_for_every_request_and_command():
+    en, nl = load_grammar("en"), load_grammar("nl")
+    assert set(en.requests) == set(nl.requests) == {"ask", "ask_family"}
+    assert set(en.commands) == set(nl.commands)
+    for name in ("hand", "status", "history", "repeat", "help", "undo", "yes", "no", "cancel", "pause", "quit",
+                 "slower", "faster"):
+        assert name in en.commands
+
+
+def test_missing_language_is_a_clear_error():
+    with pytest.raises(GrammarError, match="no templates for language 'xx'"):
+        load_grammar("xx")
+
+
+def test_recognizer_word_list_holds_spoken_forms_of_every_name():
+    deck = load_deck("jaques")
+    grammar = load_grammar("en")
+    words = vocabulary(grammar, Phrases(deck, tuple(PLAYERS), "en"))
+    for word in ("mister", "missus", "master", "miss", "bun", "bung", "bakers", "wife", "alice", "cara", "home",
+                 "please"):
+        assert word in words
+    assert "mr" not in words and words == sorted(words)
+
+
+def test_jsgf_grammar_allows_a_player_at_either_end():
+    text = jsgf(load_grammar("en"), Phrases(load_deck("jaques"), tuple(PLAYERS), "en"))
+    assert text.startswith("#JSGF V1.0;")
+    assert "public <utterance> = " in text
+    assert "[<player>] <request>" in text and "missus bun the bakers wife" in text
+    assert text.count("(") == text.count(")")
+
+
+@pytest.mark.parametrize("text, target, card", [
+    ("Ben, is Mrs. Bun at home, please?", "Ben", "bun:mrs"),
+    ("Is Mr. Grits at home, Ben?", "Ben", "grits:mr"),
+    ("ask Cara for the baker's son", "Cara", "bun:master"),
+    ("dan may i have miss dose the doctors daughter", "Dan", "dose:miss"),
+    ("ben mr bung", "Ben", "bung:mr"),
+])
+def test_clear_requests_are_acted_on(jaques, text, target, card):
+    r = jaques.understand(text, asker="Alice")
+    assert (r.intent, r.target, r.card, r.confirm) == ("ask", target, card, False)
+    assert r.is_move
+
+
+def test_politeness_is_reported(jaques):
+    assert jaques.understand("Ben, is Mrs. Bun at home?", asker="Alice").polite
+    assert jaques.understand("Ben, Mrs. Bun, please", asker="Alice").polite
+    assert not jaques.understand("ask Ben for Mrs. Bun", asker="Alice").polite
+
+
+@pytest.mark.parametrize("text", ["pass the juice", "I have the baker's son", "Ben has Mrs. Bun I think",
+                                  "is it my turn", "Grandma, do you have any biscuits?", "who has the baker's wife"])
+def test_chatter_never_becomes_a_move(jaques, text):
+    assert not jaques.understand(text, asker="Alice").is_move
+
+
+def test_a_misheard_name_asks_before_acting(jaques):
+    r = jaques.understand("ben is mrs bunn at home", asker="Alice")
+    assert r.intent == "ask" and r.confirm
+    assert {"intent": "ask", "target": "Ben", "card": "bun:mrs"} in r.alternatives
+
+
+def test_a_request_without_a_name_asks_who(jaques):
+    r = jaques.understand("is mrs bun at home", asker="Alice")
+    assert r.card == "bun:mrs" and r.target is None and r.confirm and r.reason == "Who do you want to ask?"
+
+
+def test_with_two_players_the_target_is_the_other_one():
+    u = Understander(load_deck("jaques"), ["Alice", "Ben"])
+    r = u.understand("is mrs bun at home", asker="Alice")
+    assert (r.target, r.card, r.confirm) == ("Ben", "bun:mrs", False)
+
+
+def test_an_illegal_but_clear_request_comes_back_for_the_engine_to_explain(jaques):
+    r = jaques.understand("Ben, is Mrs. Bun at home?", asker="Alice", hand=["bun:mrs", "bun:mr"])
+    assert (r.intent, r.target, r.card, r.confirm) == ("ask", "Ben", "bun:mrs", False)
+
+
+def test_legality_prefers_the_legal_one_of_two_close_cards(jaques):
+    # "bunn" sounds like Bun and Bung; the asker holds only Bungs, so Mrs. Bung is the better guess.
+    r = jaques.understand("ben is mrs bunn at home", asker="Alice", hand=["bung:mr"])
+    assert r.card == "bung:mrs"
+
+
+def test_second_phase_family_requests():
+    u = Understander(load_deck("sporting"), PLAYERS)
+    r = u.understand("Is Mr. Strong and Family at home, Cara?", asker="Alice", phase="families")
+    assert (r.intent, r.target, r.family, r.confirm) == ("ask_family", "Cara", "strong", False)
+
+
+def test_commands(jaques):
+    for text, intent in [("my hand", "hand"), ("whose turn is it", "status"), ("undo", "undo"), ("yes", "yes"),
+                         ("say that again", "repeat"), ("slower please", "slower"), ("which buns do i have", "hand")]:
+        assert jaques.understand(text, asker="Alice").intent == intent, text
+    assert jaques.understand("uh", asker="Alice").intent == "none"
+
+
+def test_dutch_requests():
+    u = Understander(load_deck("jaques"), PLAYERS, lang="nl")
+    r = u.understand("Ben, Meneer Brood de Bakker, alstublieft", asker="Alice")
+    assert (r.intent, r.target, r.card, r.polite, r.confirm) == ("ask", "Ben", "bun:mr", True, False)
+    assert u.understand("Cara, heb je Juffrouw Dosis?", asker="Alice").card == "dose:miss"
+
+
+def test_name_warnings_suggest_a_nickname():
+    u = Understander(load_deck("jaques"), ["Ben", "Dan", "Chip", "Alice"])
+    warnings = u.warnings()
+    assert any("Ben and Dan sound alike" in w for w in warnings)
+    assert any(w.startswith("Chip sounds like a card word") for w in warnings)
+    assert not Understander(load_deck("jaques"), ["Alice", "Oscar"]).warnings()
+
+
+def test_understand_cli_prints_one_json_object_per_line(tmp_path):
+    lines = tmp_path / "heard.txt"
+    lines.write_text("Ben, is Mrs. Bun at home?\npass the juice\nmy hand\n")
+    proc = subprocess.run([sys.executable, "-m", "voicegame", "understand", "--deck", "jaques", "--players",
+                           "Alice,Ben,Cara,Dan", "--asker", "Alice", "--json", "--file", str(lines)],
+                          capture_output=True, text=True, timeout=60)
+    out = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [o["intent"] for o in out] == ["ask", "none", "hand"]
+    assert out[0]["card"] == "bun:mrs" and out[0]["member"] == "mrs" and out[0]["polite"] is True
+    assert set(out[0]) == {"text", "intent", "target", "card", "family", "member", "polite", "confidence", "confirm",
+                           "alternatives", "reason"}
