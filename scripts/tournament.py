@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Bot tournament: each computer level against three random players.
 
-Every level plays the same seeded 4-player deals (game ``i`` uses seed ``--seed + i``), sitting in
-seat ``i % 4`` so that no seat's advantage favours it. A game's win counts 1, a shared win 1/k
-among k winners; a level as strong as random scores 0.25.
+Every level plays the same seeded 4-player deals, each deal four times with the level in each seat
+in turn (game ``i`` deals seed ``--seed + i // 4`` and seats the level at ``i % 4``), so neither
+seat nor deal luck favours a level. A game's win counts 1, a shared win 1/k among k winners; the
+random level itself scores exactly 0.25, which checks the set-up.
 
     python scripts/tournament.py                      # 2,000 games per level, guide rules, jaques deck
     python scripts/tournament.py --games 500 --profile dutch --json
@@ -27,14 +28,15 @@ from voicegame.engine import Game, profile
 PLAYERS = ["North", "East", "South", "West"]
 
 
-def play(level: str, rules_name: str, deck_name: str | None, seeds: range) -> list[float]:
-    """The level's score in each game of ``seeds`` (1, 1/k for a k-way shared win, or 0)."""
+def play(level: str, rules_name: str, deck_name: str | None, games: range) -> list[float]:
+    """The level's score in each of ``games`` (1, 1/k for a k-way shared win, or 0)."""
     rules = profile(rules_name)
     deck = load_deck(deck_name or rules.deck, three_generations=rules.three_generations)
     scores = []
-    for seed in seeds:
+    for i in games:
+        seed = i // len(PLAYERS)
         game = Game(PLAYERS, rules=rules, deck=deck, seed=seed)
-        me = PLAYERS[seed % len(PLAYERS)]
+        me = PLAYERS[i % len(PLAYERS)]
         bots = {p: make_bot(level if p == me else "random", game, p, seed) for p in PLAYERS}
         while not game.over:
             game.apply(bots[game.current_player].choose())
@@ -70,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     rules = profile(args.profile)
     deck = args.deck or rules.deck
     chunks = max(1, args.jobs) * 4
-    bounds = [args.seed + args.games * k // chunks for k in range(chunks + 1)]
+    first = args.seed * len(PLAYERS)
+    bounds = [first + args.games * k // chunks for k in range(chunks + 1)]
     results: dict[str, Any] = {}
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for level in levels:
@@ -79,13 +82,14 @@ def main(argv: list[str] | None = None) -> int:
                              [range(a, b) for a, b in zip(bounds, bounds[1:])])
             scores = [s for part in parts for s in part]
             results[level] = summary(scores, time.perf_counter() - start)
+    last_seed = (first + args.games - 1) // len(PLAYERS)
     report = {"profile": args.profile, "deck": deck, "players": len(PLAYERS), "opponents": "3 x random",
-              "games_per_level": args.games, "first_seed": args.seed, "levels": results}
+              "games_per_level": args.games, "seeds": [args.seed, last_seed], "levels": results}
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
     print(f"{args.games} games per level, 4 players (the level against 3 random), "
-          f"profile {args.profile}, deck {deck}, seeds {args.seed}..{args.seed + args.games - 1}")
+          f"profile {args.profile}, deck {deck}, deal seeds {args.seed}..{last_seed}, every deal in every seat")
     print(f"{'level':<8} {'win rate':>9}  95% interval")
     for level, r in results.items():
         lo, hi = r["ci95"]

@@ -103,9 +103,9 @@ def test_simulate_json_counts_games_and_wins():
 def _scripted_game(humans: list[str], bots: int, seed: int) -> tuple[list[str], list[str]]:
     """Play the game in-process, a random bot choosing for each human; return what the humans
     typed and what the table printed, so the same game can be piped into the CLI."""
-    from voicegame.cli import BOT_NAMES
+    from voicegame.cli import _bot_names
 
-    bot_names = [n for n in BOT_NAMES if n not in humans][:bots]
+    bot_names = _bot_names(humans, bots)
     game = Game(humans + bot_names, rules=profile("guide"), seed=seed)
     typed: list[str] = []
     printed: list[str] = []

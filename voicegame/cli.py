@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -19,7 +20,8 @@ from voicegame.decks import DeckError, builtin_decks, load_deck
 from voicegame.engine import PROFILES, Game, IllegalAction, PositionError, RuleError, Rules, action_from_json, profile
 from voicegame.engine.rules import parse_rule_value
 from voicegame.table.session import TextTable
-from voicegame.understanding import GrammarError, Understander, Understanding
+from voicegame.understanding import GrammarError, Understander, Understanding, normalize
+from voicegame.understanding.words import similarity
 
 BOT_NAMES = ("Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivy", "Jon", "Kit", "Lou")
 
@@ -51,14 +53,25 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, help="seed for the deal (default: a random one, printed)")
 
 
+def _bot_names(humans: list[str], count: int) -> list[str]:
+    """Names for computer players that don't sound like anyone already at the table."""
+    chosen: list[str] = []
+    for name in BOT_NAMES:
+        if len(chosen) == count:
+            break
+        others = humans + chosen
+        if not any(similarity(normalize(name)[0], w) >= 0.6 for p in others for w in normalize(p)):
+            chosen.append(name)
+    return chosen
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     rules = _rules_from_args(args)
     deck = load_deck(args.deck or rules.deck, three_generations=rules.three_generations)
     humans = [p.strip() for p in (args.players or "").split(",") if p.strip()]
     if args.level not in BOT_LEVELS:
         return _fail(f"There is no computer level {args.level!r}. Levels: {', '.join(BOT_LEVELS)}.")
-    taken = {p.casefold() for p in humans}
-    bot_names = [n for n in BOT_NAMES if n.casefold() not in taken][: args.bots]
+    bot_names = _bot_names(humans, args.bots)
     if len(bot_names) < args.bots:
         return _fail(f"At most {len(BOT_NAMES)} computer players.")
     players = humans + bot_names
@@ -266,6 +279,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except (DeckError, RuleError, PositionError, GrammarError) as exc:
         return _fail(str(exc))
+    except BrokenPipeError:  # the reader went away (e.g. piped into head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -63,6 +63,7 @@ class TextTable:
         self.say(f"Happy Families with {names_list(who)}. Deck: {g.deck.title}. Rules: {g.rules.profile}."
                  f" Seed {g.seed}.")
         if self.humans:
+            self.say(self.understander.warnings())
             self.say("Type help at any time.")
         self.say(self.narrator.sentences(g.log))
         while not g.over:
