@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Bot tournament: each computer level against three random players.
+"""Bot tournament: each computer level against three random players (or three of ``--opponent``).
 
 Every level plays the same seeded 4-player deals, each deal four times with the level in each seat
 in turn (game ``i`` deals seed ``--seed + i // 4`` and seats the level at ``i % 4``), so neither
@@ -8,6 +8,7 @@ random level itself scores exactly 0.25, which checks the set-up.
 
     python scripts/tournament.py                      # 2,000 games per level, guide rules, jaques deck
     python scripts/tournament.py --games 500 --profile dutch --json
+    python scripts/tournament.py --levels expert --opponent memory     # head to head
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from voicegame.engine import Game, profile
 PLAYERS = ["North", "East", "South", "West"]
 
 
-def play(level: str, rules_name: str, deck_name: str | None, games: range) -> list[float]:
+def play(level: str, opponent: str, rules_name: str, deck_name: str | None, games: range) -> list[float]:
     """The level's score in each of ``games`` (1, 1/k for a k-way shared win, or 0)."""
     rules = profile(rules_name)
     deck = load_deck(deck_name or rules.deck, three_generations=rules.three_generations)
@@ -37,7 +38,7 @@ def play(level: str, rules_name: str, deck_name: str | None, games: range) -> li
         seed = i // len(PLAYERS)
         game = Game(PLAYERS, rules=rules, deck=deck, seed=seed)
         me = PLAYERS[i % len(PLAYERS)]
-        bots = {p: make_bot(level if p == me else "random", game, p, seed) for p in PLAYERS}
+        bots = {p: make_bot(level if p == me else opponent, game, p, seed) for p in PLAYERS}
         while not game.over:
             game.apply(bots[game.current_player].choose())
         scores.append(1 / len(game.winners) if me in game.winners else 0.0)
@@ -59,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", default="guide", help="rules profile (default guide)")
     ap.add_argument("--deck", default=None, help="deck (default: the profile's, jaques for guide)")
     ap.add_argument("--levels", default=",".join(BOT_LEVELS), help="comma-separated levels to test")
+    ap.add_argument("--opponent", default="random", help="level of the three other players (default random)")
     ap.add_argument("--seed", type=int, default=0, help="first deal seed (default 0)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
@@ -66,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1:
         ap.error("--games must be at least 1")
     levels = [s.strip() for s in args.levels.split(",") if s.strip()]
-    for level in levels:
+    for level in levels + [args.opponent]:
         if level not in BOT_LEVELS:
             ap.error(f"unknown level {level!r}; levels: {', '.join(BOT_LEVELS)}")
     rules = profile(args.profile)
@@ -78,17 +80,17 @@ def main(argv: list[str] | None = None) -> int:
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for level in levels:
             start = time.perf_counter()
-            parts = pool.map(play, [level] * chunks, [args.profile] * chunks, [args.deck] * chunks,
+            parts = pool.map(play, [level] * chunks, [args.opponent] * chunks, [args.profile] * chunks, [args.deck] * chunks,
                              [range(a, b) for a, b in zip(bounds, bounds[1:])])
             scores = [s for part in parts for s in part]
             results[level] = summary(scores, time.perf_counter() - start)
     last_seed = (first + args.games - 1) // len(PLAYERS)
-    report = {"profile": args.profile, "deck": deck, "players": len(PLAYERS), "opponents": "3 x random",
+    report = {"profile": args.profile, "deck": deck, "players": len(PLAYERS), "opponents": f"3 x {args.opponent}",
               "games_per_level": args.games, "seeds": [args.seed, last_seed], "levels": results}
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    print(f"{args.games} games per level, 4 players (the level against 3 random), "
+    print(f"{args.games} games per level, 4 players (the level against 3 {args.opponent}), "
           f"profile {args.profile}, deck {deck}, deal seeds {args.seed}..{last_seed}, every deal in every seat")
     print(f"{'level':<8} {'win rate':>9}  95% interval")
     for level, r in results.items():

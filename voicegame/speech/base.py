@@ -1,0 +1,108 @@
+"""The two small interfaces every speech backend implements: hearing and speaking.
+
+Audio everywhere is 16-bit signed little-endian mono PCM; recognizers take 16 kHz.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["SAMPLE_RATE", "Alternative", "Hearing", "Recognizer", "Speaker", "SpeechError", "Voice"]
+
+SAMPLE_RATE = 16000
+
+
+class SpeechError(RuntimeError):
+    """A missing model, device or engine. The message is a sentence a person can hear or read,
+    saying what is missing and what to do; the game then carries on with the keyboard."""
+
+
+@dataclass(frozen=True)
+class Alternative:
+    text: str
+    confidence: float  # 0..1, as comparable as the backend allows
+
+
+@dataclass(frozen=True)
+class Hearing:
+    """What a recognizer made of one utterance, best alternative first."""
+
+    alternatives: tuple[Alternative, ...] = ()
+    decode_ms: float = 0.0
+    final: bool = True
+
+    @property
+    def text(self) -> str:
+        return self.alternatives[0].text if self.alternatives else ""
+
+    def texts(self) -> list[str]:
+        return [a.text for a in self.alternatives]
+
+
+class Recognizer:
+    """Streaming speech recognition restricted to the words of the game.
+
+    Per utterance: ``start()``, then ``feed()`` chunks of PCM (each may return a partial
+    Hearing), then ``finish()`` for the final one. ``set_grammar`` is called when the possible
+    requests change (a new turn); ``reset`` drops anything half-heard (e.g. after the program spoke).
+    """
+
+    name = "base"
+
+    def set_grammar(self, words: list[str], jsgf: str) -> None:
+        """``words``: the fixed word list (spoken forms); ``jsgf``: the same language as a JSGF grammar."""
+        raise NotImplementedError
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def feed(self, pcm: bytes) -> Hearing | None:
+        raise NotImplementedError
+
+    def finish(self) -> Hearing:
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        raise NotImplementedError
+
+    def missing_words(self, words: list[str]) -> list[str]:
+        """Words of the list the model cannot recognize (to report at start-up)."""
+        return []
+
+    def hear(self, pcm: bytes, chunk: int = 3200) -> Hearing:
+        """Decode one whole utterance (tests, WAV files)."""
+        self.start()
+        for i in range(0, len(pcm), chunk):
+            self.feed(pcm[i : i + chunk])
+        return self.finish()
+
+
+@dataclass
+class Voice:
+    """Settings of one speaking voice (the narrator, or one computer player)."""
+
+    voice_id: str | None = None
+    rate: int = 170  # words per minute
+    volume: float = 1.0
+    extra: dict = field(default_factory=dict)
+
+
+class Speaker:
+    """Speech out. ``say`` queues and returns at once; a new ``say(..., interrupt=True)`` or
+    ``stop()`` cuts a long narration short. ``render`` writes a WAV file instead of playing."""
+
+    def say(self, text: str, voice: Voice | None = None, interrupt: bool = False) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def render(self, text: str, path: str, voice: Voice | None = None) -> None:
+        raise NotImplementedError
+
+    def busy(self) -> bool:
+        """True while speaking (the microphone's audio is discarded meanwhile)."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
