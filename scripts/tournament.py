@@ -51,7 +51,7 @@ def summary(scores: list[float], seconds: float) -> dict[str, Any]:
     var = sum((s - mean) ** 2 for s in scores) / (n - 1) if n > 1 else 0.0
     half = 1.96 * math.sqrt(var / n)
     return {"games": n, "win_rate": mean, "ci95": [max(0.0, mean - half), min(1.0, mean + half)],
-            "seconds": seconds}
+            "seconds": round(seconds, 3)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,6 +19,7 @@ from voicegame.bots import BOT_LEVELS, make_bot
 from voicegame.decks import DeckError, builtin_decks, load_deck
 from voicegame.engine import PROFILES, Game, IllegalAction, PositionError, RuleError, Rules, action_from_json, profile
 from voicegame.engine.rules import parse_rule_value
+from voicegame.table.journal import Journal, JournalError, latest_journal, load_journal
 from voicegame.table.session import TextTable
 from voicegame.understanding import GrammarError, Understander, Understanding, normalize
 from voicegame.understanding.words import similarity
@@ -66,6 +67,8 @@ def _bot_names(humans: list[str], count: int) -> list[str]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.resume:
+        return _resume(args)
     rules = _rules_from_args(args)
     deck = load_deck(args.deck or rules.deck, three_generations=rules.three_generations)
     humans = [p.strip() for p in (args.players or "").split(",") if p.strip()]
@@ -80,21 +83,47 @@ def cmd_play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     game = Game(players, rules=rules, deck=deck, seed=seed)
 
-    def read_line() -> str | None:
-        if sys.stdin.isatty():
-            try:
-                return input("> ")
-            except EOFError:
-                return None
-        line = sys.stdin.readline()
-        return None if not line else line.rstrip("\n")
+    levels = {n: args.level for n in bot_names}
+    journal = None if args.no_save else Journal.new(game, {"bots": levels})
+    return _run_table(TextTable(game, levels, _read_line, _out, verbose=args.verbose, journal=journal))
 
-    table = TextTable(game, {n: args.level for n in bot_names}, read_line, _out, verbose=args.verbose)
+
+def _read_line() -> str | None:
+    if sys.stdin.isatty():
+        try:
+            return input("> ")
+        except EOFError:
+            return None
+    line = sys.stdin.readline()
+    return None if not line else line.rstrip("\n")
+
+
+def _run_table(table: TextTable) -> int:
     try:
         return table.run()
     except KeyboardInterrupt:
-        _out("Game stopped.")
+        _out("Game stopped. voicegame play --resume carries on where you left off.")
         return 130
+    finally:
+        if table.journal:
+            table.journal.close()
+
+
+def _resume(args: argparse.Namespace) -> int:
+    path = latest_journal() if args.resume == "latest" else Path(args.resume)
+    if path is None:
+        return _fail("There is no unfinished game to resume. Start one with: voicegame play --players You --bots 2")
+    try:
+        resumed = load_journal(path)
+    except JournalError as exc:
+        return _fail(str(exc))
+    for problem in resumed.problems:
+        _out(problem)
+    if resumed.finished or resumed.game.over:
+        return _fail("That game is already over. Start a new one with: voicegame play")
+    journal = Journal.resume(resumed, path)
+    levels = dict(resumed.header.get("bots", {}))
+    return _run_table(TextTable(resumed.game, levels, _read_line, _out, verbose=args.verbose, journal=journal))
 
 
 def cmd_decks(args: argparse.Namespace) -> int:
@@ -231,6 +260,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", type=int, default=0, help="number of computer players (seated after the humans)")
     p.add_argument("--level", default="memory", help=f"computer level: {', '.join(BOT_LEVELS)} (default memory)")
     p.add_argument("--verbose", action="store_true", help="full card names and more detail")
+    p.add_argument("--resume", nargs="?", const="latest", metavar="FILE",
+                   help="carry on the last unfinished game (or the saved game FILE)")
+    p.add_argument("--no-save", action="store_true", help="don't keep a journal of this game")
     _add_game_options(p)
     p.set_defaults(func=cmd_play)
 

@@ -65,6 +65,7 @@ class Knowledge:
         self._asked_family: int | None = None
 
     def update(self) -> None:
+        """Read the events added since the last call."""
         log = self.obs.log
         if log is not self._log:
             self._log = log

@@ -9,12 +9,16 @@ This is where "Not at home" is decided: ``Game._ask_card``.
 Hands are bit masks over the deck's card indices (family ``f`` of size ``m`` owns bits
 ``f*m .. f*m+m-1``), which keeps legality checks and transfers to a few integer operations.
 Events are plain dicts with a "type", ready for JSON and narration.
+
+Every public call (a deal, ``apply``, ``undo``, loading a position) leaves the game either over or
+with a player to move who has at least one legal action; ``Game._settle`` keeps that promise.
 """
 
 from __future__ import annotations
 
+import copy
 import random
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from voicegame.decks import Deck, load_deck
 from voicegame.engine.actions import Action, Ask, Flip, IllegalAction, Pass, action_from_json
@@ -42,6 +46,47 @@ def _names_list(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+class _DeckTables:
+    """What the engine needs from a deck, built once per deck and shared by all of its games:
+    building these for every game was a fifth of the cost of dealing one."""
+
+    __slots__ = ("deck", "m", "nf", "card_ids", "card_index", "family_keys", "family_index", "fam_mask",
+                 "all_families", "lows", "shifts", "spread", "bit", "shuffle_steps", "asks")
+
+    def __init__(self, deck: Deck) -> None:
+        m = deck.family_size
+        nf = len(deck.families)
+        cards = deck.cards
+        self.deck = deck
+        self.m = m
+        self.nf = nf
+        self.card_ids = tuple(c.id for c in cards)
+        self.card_index = {c.id: c.index for c in cards}
+        self.family_keys = tuple(f.key for f in deck.families)
+        self.family_index = {f.key: f.index for f in deck.families}
+        self.fam_mask = tuple(((1 << m) - 1) << (f * m) for f in range(nf))
+        self.all_families = (1 << nf) - 1
+        self.lows = sum(1 << (f * m) for f in range(nf))  # lowest bit of each family
+        self.shifts = tuple(range(1, m))
+        self.spread = (1 << m) - 1
+        self.bit = tuple(1 << c for c in range(len(cards)))
+        # (index, bound, bit count) of each step of random.shuffle over the cards: see Game._shuffled.
+        self.shuffle_steps = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(cards) - 1, 0, -1))
+        self.asks: dict[tuple[str, ...], tuple[tuple[Ask, ...], ...]] = {}
+
+
+_TABLES: dict[int, _DeckTables] = {}
+
+
+def _tables_for(deck: Deck) -> _DeckTables:
+    tables = _TABLES.get(id(deck))
+    if tables is None or tables.deck is not deck:
+        if len(_TABLES) >= 32:  # a user's pack file makes a new Deck each time it is loaded
+            _TABLES.clear()
+        tables = _TABLES[id(deck)] = _DeckTables(deck)
+    return tables
+
+
 class Game:
     """One game (a single round, or a match of rounds when ``rules.match_target`` is set)."""
 
@@ -65,25 +110,35 @@ class Game:
         self.deck = deck or load_deck(rules.deck, three_generations=rules.three_generations)
         if rules.three_generations and len(self.deck.members) < 6:
             raise PositionError(f"The {self.deck.name} deck has no Grandpa and Grandma for families of 6.")
+        n_cards = len(self.deck.cards)
+        if rules.centre_cards > n_cards - len(players):
+            raise PositionError(
+                f"{rules.centre_cards} centre cards leave too few of the {n_cards} cards to deal"
+                f" every one of the {len(players)} players a card."
+            )
         self.players = players
         self.seed = seed
         self._seat = {name: i for i, name in enumerate(players)}
         self._seat_folded = {name.casefold(): i for i, name in enumerate(players)}
-        self._m = self.deck.family_size
-        self._nf = len(self.deck.families)
-        self._fam_mask = [((1 << self._m) - 1) << (f * self._m) for f in range(self._nf)]
-        self._all_families = (1 << self._nf) - 1
-        self._card_index = {c.id: c.index for c in self.deck.cards}
-        self._card_ids = [c.id for c in self.deck.cards]
-        self._family_index = {f.key: f.index for f in self.deck.families}
-        self._family_keys = [f.key for f in self.deck.families]
-        self._lows = sum(1 << (f * self._m) for f in range(self._nf))  # lowest bit of each family
-        self._shifts = tuple(range(1, self._m))
-        self._spread = (1 << self._m) - 1
+        t = self._t = _tables_for(self.deck)
+        self._m = t.m
+        self._nf = t.nf
+        self._fam_mask = t.fam_mask
+        self._all_families = t.all_families
+        self._card_index = t.card_index
+        self._card_ids = t.card_ids
+        self._family_index = t.family_index
+        self._family_keys = t.family_keys
+        self._lows = t.lows
+        self._shifts = t.shifts
+        self._spread = t.spread
+        self._asks: tuple[tuple[Ask, ...], ...] | None = None  # see _ask_table
         self._bluff = rules.bluff
         self._penalty = rules.politeness_penalty
+        self._surname = rules.ask_by_surname
         self._miss_to_asked = rules.after_miss == "asked"
-        self._start = start  # a loaded position, or None when dealt from the seed
+        # A loaded position (our own copy: undo rebuilds from it), or None when dealt from the seed.
+        self._start = copy.deepcopy(start)
         self._dealer0 = self._seat_of(dealer) if dealer is not None else len(players) - 1
         self.actions: list[Action] = []
         self._reset()
@@ -108,9 +163,13 @@ class Game:
         self._complete = 0
         self.stock: list[int] = []
         self.centre: list[int] = []
+        self._seen = 0  # centre slots turned over and put back: their cards are public
         self.turn: int | None = None
         self.phase = "cards"
         self.pending_flip = False
+        self._flip_after: int | None = None  # who said "Not at home" before the pending flip; None: nobody to ask
+        self._waiting = 0  # seats holding a dealt family to lay out at their first turn (lay_out_dealt_families off)
+        self._targets: list[tuple[int, ...]] | None = None  # see _targets_of
         self.round = 0
         self.totals = [0] * n
         self.round_players: tuple[int, ...] = tuple(range(n))
@@ -124,53 +183,77 @@ class Game:
         else:
             self._load_position(self._start)
 
-    def _deal(self) -> None:
-        """Shuffle from (seed, round) and deal; lay out complete families; pick who starts."""
-        rules = self.rules
+    def _shuffled(self, seed: int) -> list[int]:
+        """The card indices in the order ``random.Random(seed).shuffle`` gives in CPython 3.11, written
+        out: it saves a method call per card, and deals cannot change with the Python version."""
+        getrandbits = random.Random(seed).getrandbits
         order = list(range(len(self._card_ids)))
-        random.Random(self.seed * 1_000_003 + self.round).shuffle(order)
+        for i, bound, k in self._t.shuffle_steps:
+            j = getrandbits(k)
+            while j >= bound:
+                j = getrandbits(k)
+            order[i], order[j] = order[j], order[i]
+        return order
+
+    def _deal(self) -> None:
+        """Shuffle from (seed, round) and deal; lay out complete families (or keep them for their owner's
+        first turn); pick who starts."""
+        rules = self.rules
+        order = self._shuffled(self.seed * 1_000_003 + self.round)
         seats = self.round_players
-        for s in range(len(self.players)):
-            self.hands[s] = 0
-            self.families[s] = []
+        n = len(self.players)
+        self.hands = hands = [0] * n
+        self.families = [[] for _ in range(n)]
         self._complete = 0
+        self._seen = 0
+        self._waiting = 0
+        self._targets = None
+        self._flip_after = None
         self.centre = order[: rules.centre_cards]
         rest = order[rules.centre_cards :]
         k = len(seats)
-        d = seats.index(self.dealer) if self.dealer in seats else k - 1
+        d = seats.index(self.dealer)
         first = (d + 1) % k if rules.dealer_gets_fewest else d
-        deal_order = [seats[(first + i) % k] for i in range(k)]
-        dealt = rest if not rules.stock else rest[: rules.stock * k]
-        self.stock = [] if not rules.stock else rest[rules.stock * k :]
-        for i, card in enumerate(dealt):
-            self.hands[deal_order[i % k]] |= 1 << card
+        deal_order = seats[first:] + seats[:first]
+        if rules.stock:
+            dealt = rest[: rules.stock * k]
+            self.stock = rest[rules.stock * k :]
+        else:
+            dealt = rest
+            self.stock = []
+        bit = self._t.bit.__getitem__
+        for j, s in enumerate(deal_order):  # one card at a time round the table: seat j gets every k-th
+            hands[s] = sum(map(bit, dealt[j::k]))
+        players = self.players
         self.log.append(
             {
                 "type": "deal",
                 "round": self.round + 1,
-                "dealer": self.players[self.dealer],
-                "players": [self.players[s] for s in seats],
-                "hand_sizes": {self.players[s]: self.hands[s].bit_count() for s in seats},
+                "dealer": players[self.dealer],
+                "players": [players[s] for s in seats],
+                "hand_sizes": {players[s]: hands[s].bit_count() for s in seats},
                 "stock": len(self.stock),
                 "centre": len(self.centre),
             }
         )
-        if rules.lay_out_dealt_families:
-            for s in deal_order:
-                self._lay_out(s, dealt=True)
-        if rules.first_player == "dealer":
-            start = seats[d]
-        else:
-            start = seats[(d + 1) % k]
-        self.turn = start
+        for s in deal_order:
+            if self._whole_families(hands[s]):
+                if rules.lay_out_dealt_families:
+                    self._lay_out(s, dealt=True)
+                else:
+                    self._waiting |= 1 << s
+        start = seats[d] if rules.first_player == "dealer" else seats[(d + 1) % k]
+        self.turn = None
         self.phase = "cards"
         self.pending_flip = False
-        if not self._check_round_end():
-            if not self._can_act(start):
-                self._pass_turn_from(start)
-            else:
-                self.log.append({"type": "turn", "player": self.players[start]})
-            self._settle()
+        if self._check_round_end():
+            return
+        if self._can_act(start):
+            self._set_turn(start)
+        else:
+            self.turn = start
+            self._pass_turn_from(start)
+        self._settle()
 
     # --------------------------------------------------------------- queries
 
@@ -213,6 +296,52 @@ class Game:
             if self._can_act(t):
                 return t
         return None
+
+    def _targets_of(self, s: int) -> tuple[int, ...]:
+        """The seats ``s`` may ask: the others in the round who hold cards (families, in the second phase).
+
+        Kept for every seat and rebuilt only after a hand or family list empties or refills, or the phase
+        changes (whatever does that sets ``_targets`` to None), so asking costs no scan of the table.
+        """
+        targets = self._targets
+        if targets is None:
+            held = self.families if self.phase == "families" else self.hands
+            live = [t for t in self.round_players if held[t]]
+            targets = self._targets = [tuple(t for t in live if t != s) for s in range(len(self.players))]
+        return targets[s]
+
+    def _whole_families(self, hand: int) -> int:
+        """One bit, at its lowest card, for each family complete in ``hand``."""
+        whole = hand
+        for k in self._shifts:
+            whole &= hand >> k
+        return whole & self._lows
+
+    def _flip_slots(self) -> list[int]:
+        """Face-down centre slots the player to move may turn over.
+
+        When nobody is left to ask, a slot already seen to hold a card of a family not in hand is left out:
+        turning it again changes nothing, and offering it would let the round go on for ever.
+        """
+        centre = self.centre
+        slots = [i for i, c in enumerate(centre) if c >= 0]
+        if self._flip_after is None and self._seen:
+            hand = self.hands[self.turn]
+            fm, m, seen = self._fam_mask, self._m, self._seen
+            slots = [i for i in slots if not seen >> i & 1 or hand & fm[centre[i] // m]]
+        return slots
+
+    def _ask_table(self) -> tuple[tuple[Ask, ...], ...]:
+        """``Ask(player, card)`` for every (target seat, card index), shared by all games with these players
+        and this deck: actions are immutable, and making them was a large part of a random bot's turn."""
+        asks = self._t.asks.get(self.players)
+        if asks is None:
+            if len(self._t.asks) >= 64:
+                self._t.asks.clear()
+            ids = self._card_ids
+            asks = self._t.asks[self.players] = tuple(tuple(Ask(p, cid) for cid in ids) for p in self.players)
+        self._asks = asks
+        return asks
 
     # --------------------------------------------------------------- actions
 
@@ -281,7 +410,7 @@ class Game:
             return
         if action.card is not None:
             self._ask_card(asker, target, action)
-        elif self.rules.ask_by_surname:
+        elif self._surname:
             self._ask_surname(asker, target, action)
         else:
             raise IllegalAction("wrong_phase", "Ask for one card by name, such as Mrs. Bun.")
@@ -326,7 +455,7 @@ class Game:
             self._after_success(asker, target, f)
         else:
             log.append({"type": "not_at_home", "player": players[target], "asker": players[asker], "card": cid})
-            if self.stock or self.centre:
+            if self.stock or self.centre or self._waiting:
                 self._after_miss(asker, target)
             elif self._miss_to_asked:
                 # The asked player has cards, and so does the asker: the new turn always has a request.
@@ -343,7 +472,7 @@ class Game:
         log = self.log
         log.append({"type": "ask", "player": self.players[asker], "target": self.players[target],
                     "family": action.family, "polite": action.polite})
-        if self.rules.politeness_penalty and not action.polite:
+        if self._penalty and not action.polite:
             self._penalise(asker, target)
             return
         got = self.hands[target] & self._fam_mask[f]
@@ -365,12 +494,12 @@ class Game:
         if not self.families[target]:
             raise IllegalAction("target_empty", f"{self.players[target]} has no families left. Ask someone else.")
         surname = self.deck.families[f].name(form="surname")
-        if f in self.families[asker] and not self.rules.bluff:
+        if f in self.families[asker] and not self._bluff:
             raise IllegalAction("own_card", f"You already hold the {surname} family.")
         log = self.log
         log.append({"type": "ask", "player": self.players[asker], "target": self.players[target],
                     "family": action.family, "polite": action.polite})
-        if self.rules.politeness_penalty and not action.polite:
+        if self._penalty and not action.polite:
             self._penalise(asker, target)
             return
         if f in self.families[target]:
@@ -379,6 +508,7 @@ class Game:
             log.append({"type": "transfer", "from": self.players[target], "to": self.players[asker],
                         "family": action.family})
             if not self.families[target]:
+                self._targets = None
                 log.append({"type": "player_out", "player": self.players[target]})
             if len(self.families[asker]) == self._nf:
                 self._round_over()
@@ -391,6 +521,7 @@ class Game:
         self.log.append({"type": "penalty", "player": self.players[asker], "target": self.players[target],
                          "reason": "impolite"})
         self._set_turn(target)
+        self._settle()
 
     def _after_success(self, asker: int, target: int, f: int) -> None:
         hands = self.hands
@@ -399,21 +530,25 @@ class Game:
             self._complete_family(asker, f)
             if self._check_round_end():
                 return
-        if not hands[target] and not self.stock:
-            self.log.append({"type": "player_out", "player": self.players[target]})
+        if not hands[target]:
+            self._targets = None
+            if not self.stock:
+                self.log.append({"type": "player_out", "player": self.players[target]})
         if not hands[asker] and not self.stock:
             self._pass_turn_from(asker)
-        if self.stock or self.centre:
+        if self.stock or self.centre or self._waiting:
             self._settle()
 
     def _after_miss(self, asker: int, target: int) -> None:
-        if self.phase == "cards" and self.stock:
-            self._draw(asker)
-            if self._check_round_end():
+        if self.phase == "cards":
+            if self.stock:
+                self._draw(asker)
+                if self._check_round_end():
+                    return
+            if any(c >= 0 for c in self.centre):
+                self.pending_flip = True
+                self._flip_after = target
                 return
-        if self.phase == "cards" and any(c >= 0 for c in self.centre):
-            self.pending_flip = True
-            return
         self._turn_after_miss(asker, target)
 
     def _turn_after_miss(self, asker: int, target: int) -> None:
@@ -425,15 +560,24 @@ class Game:
 
     def _draw(self, s: int) -> None:
         card = self.stock.pop()
-        self.hands[s] |= 1 << card
+        hands = self.hands
+        if not hands[s]:
+            self._targets = None
+        hands[s] |= 1 << card
         self.log.append({"type": "draw", "player": self.players[s], "stock": len(self.stock)})
-        self._lay_out(s, dealt=False)
+        f = card // self._m
+        fm = self._fam_mask[f]
+        if hands[s] & fm == fm:
+            self._complete_family(s, f)
 
     def _flip(self, slot: int) -> None:
         if self.over or not self.pending_flip:
             raise IllegalAction("wrong_phase", "You can turn over a centre card only after a failed request.")
         if not 0 <= slot < len(self.centre) or self.centre[slot] < 0:
             raise IllegalAction("bad_action", f"There is no face-down centre card number {slot}.")
+        if slot not in self._flip_slots():
+            raise IllegalAction("bad_action", f"Centre card {slot} was turned over before and cannot help you."
+                                              " Turn over another one, or pass.")
         s = self.turn
         card = self.centre[slot]
         f = card // self._m
@@ -443,26 +587,35 @@ class Game:
         self.pending_flip = False
         if kept:
             self.centre[slot] = -1
+            self._seen &= ~(1 << slot)
             self.hands[s] |= 1 << card
             if self.hands[s] & self._fam_mask[f] == self._fam_mask[f]:
                 self._complete_family(s, f)
             if self._check_round_end():
                 return
-        self._turn_after_last_miss()
+        else:
+            self._seen |= 1 << slot
+        self._after_flip_choice(s)
 
     def _decline_flip(self) -> None:
         if self.over or not self.pending_flip:
             raise IllegalAction("wrong_phase", "There is nothing to pass on now.")
         self.pending_flip = False
-        self._turn_after_last_miss()
+        if self._flip_after is None:
+            # Nobody is left to ask and the player declines to turn a card: nothing more can happen.
+            self._round_over()
+            return
+        self._after_flip_choice(self.turn)
 
-    def _turn_after_last_miss(self) -> None:
-        for event in reversed(self.log):
-            if event["type"] == "not_at_home":
-                self._turn_after_miss(self._seat[event["asker"]], self._seat[event["player"]])
-                return
-        self._pass_turn_from(self.turn)
-        self._settle()
+    def _after_flip_choice(self, s: int) -> None:
+        """After a flip or a pass: the turn goes as after the miss that offered it; when the offer came
+        because nobody was left to ask, the same player is looked at again (another flip, or the end)."""
+        target = self._flip_after
+        self._flip_after = None
+        if target is None:
+            self._settle()
+        else:
+            self._turn_after_miss(s, target)
 
     # ------------------------------------------------------------ turn flow
 
@@ -479,42 +632,60 @@ class Game:
             self._set_turn(nxt)
 
     def _settle(self) -> None:
-        """Make sure the current player can do something: draw for an empty hand (stock), or
-        turn over a centre card when nobody is left to ask; end the round when nothing is possible."""
-        for _ in range(4 * len(self._card_ids) + 8):
-            if self.over or self.turn is None or self.phase != "cards":
-                return
+        """Make sure the player to move can do something: lay out the families dealt to them (first turn,
+        with lay_out_dealt_families off), draw for an empty hand, pass on a turn that cannot be played,
+        draw or turn over a centre card when nobody is left to ask; end the round when nothing is possible.
+
+        Every pass of the loop returns, lays out a family, draws a card or moves the turn to a player who
+        holds cards (or ends the round), so it ends.
+        """
+        while not self.over and self.turn is not None and not self.pending_flip:
             s = self.turn
-            if not self.hands[s] and self.stock:
-                self._draw(s)
+            if self.phase == "families":
+                if not self.families[s]:
+                    self._pass_turn_from(s)
+                    continue
+                return
+            if self._waiting >> s & 1:
+                self._waiting &= ~(1 << s)
+                self._lay_out(s, dealt=True)
                 if self._check_round_end():
                     return
                 continue
-            if any(self.hands[t] for t in self.round_players if t != s) and self.hands[s]:
+            if not self.hands[s]:
+                if self.stock:
+                    self._draw(s)
+                    if self._check_round_end():
+                        return
+                else:
+                    self._pass_turn_from(s)
+                continue
+            if self._targets_of(s):
                 return
-            # Nobody to ask (or nothing to ask with).
+            # Nobody to ask.
             if self.stock:
                 self._draw(s)
                 if self._check_round_end():
                     return
                 self._pass_turn_from(s)
                 continue
-            if self.hands[s] and any(c >= 0 for c in self.centre):
+            hand, fm, m = self.hands[s], self._fam_mask, self._m
+            if any(c >= 0 and hand & fm[c // m] for c in self.centre):
                 self.pending_flip = True
+                self._flip_after = None
                 return
+            # Every face-down card belongs to a family nobody holds: it can never be completed.
             self._round_over()
             return
-        self._round_over()
 
     def _lay_out(self, s: int, dealt: bool) -> None:
-        hand = self.hands[s]
-        for f in range(self._nf):
-            fm = self._fam_mask[f]
-            if hand & fm == fm:
-                self._complete_family(s, f, dealt=dealt)
+        for low in _bits(self._whole_families(self.hands[s])):
+            self._complete_family(s, low // self._m, dealt=dealt)
 
     def _complete_family(self, s: int, f: int, dealt: bool = False) -> None:
         self.hands[s] &= ~self._fam_mask[f]
+        if not self.hands[s]:
+            self._targets = None
         self.families[s].append(f)
         self._complete |= 1 << f
         self.last_completer = s
@@ -537,6 +708,7 @@ class Game:
             owners = {s for s in self.round_players if self.families[s]}
             self.phase = "families"
             self.pending_flip = False
+            self._targets = None
             self.log.append({"type": "phase", "phase": "families", "player": self.players[self.last_completer]})
             if len(owners) == 1:
                 self._round_over()
@@ -551,7 +723,8 @@ class Game:
         seats = self.round_players
         scores = {self.players[s]: len(self.families[s]) for s in seats}
         if self.tiebreak:
-            # Nobody completed a family (possible only with centre cards): the tied players stay tied.
+            # Nobody completed a family (possible only with centre cards): the tied players are still
+            # tied, so they play another sudden-death round.
             self._decide(list(seats))
             return
         if self.rules.match_target:
@@ -586,12 +759,18 @@ class Game:
                             if self.rules.match_target else {})})
 
     def _next_round(self, seats: tuple[int, ...] | list[int]) -> None:
-        winner_seats = [s for s in self.round_players if len(self.families[s]) == max(
-            len(self.families[t]) for t in self.round_players)]
+        """Deal the next round to ``seats``. The deal moves clockwise (or to the round's single winner);
+        a tie-break round is dealt by the first of its own players from there."""
+        best = max(len(self.families[t]) for t in self.round_players)
+        winner_seats = [s for s in self.round_players if len(self.families[s]) == best]
+        n = len(self.players)
         if self.rules.next_dealer == "winner" and len(winner_seats) == 1:
-            self.dealer = winner_seats[0]
+            dealer = winner_seats[0]
         else:
-            self.dealer = (self.dealer + 1) % len(self.players)
+            dealer = (self.dealer + 1) % n
+        while dealer not in seats:
+            dealer = (dealer + 1) % n
+        self.dealer = dealer
         self.round += 1
         self.round_players = tuple(seats)
         self.turn = None
@@ -614,8 +793,12 @@ class Game:
             pos["stock"] = [self._card_ids[c] for c in self.stock]
         if self.centre:
             pos["centre"] = [self._card_ids[c] if c >= 0 else None for c in self.centre]
+        if self._seen:
+            pos["centre_seen"] = list(_bits(self._seen))
         if self.pending_flip:
             pos["pending"] = "flip"
+            if self._flip_after is not None:
+                pos["asked"] = self.players[self._flip_after]
         pos["dealer"] = self.players[self.dealer]
         if self.rules.match_target or self.round:
             pos["round"] = self.round + 1
@@ -633,7 +816,8 @@ class Game:
 
     @classmethod
     def from_position(cls, pos: dict[str, Any], *, seed: int = 0) -> Game:
-        """Build a game from a state file. Every card of the deck must be somewhere."""
+        """Build a game from a state file. Every card of the deck must be somewhere, and the player to
+        move must be able to act."""
         if not isinstance(pos, dict):
             raise PositionError("A state must be a JSON object.")
         for key in ("deck", "rules", "players", "hands", "turn"):
@@ -697,6 +881,10 @@ class Game:
         if missing:
             shown = ", ".join(missing[:6]) + (" ..." if len(missing) > 6 else "")
             raise PositionError(f"{len(missing)} cards are nowhere in the state: {shown}.")
+        for slot in pos.get("centre_seen", []):
+            if not isinstance(slot, int) or not 0 <= slot < len(self.centre) or self.centre[slot] < 0:
+                raise PositionError(f"centre_seen names {slot!r}, which is not a face-down centre card.")
+            self._seen |= 1 << slot
         phase = pos.get("phase", "cards")
         if phase not in ("cards", "families"):
             raise PositionError("phase must be 'cards' or 'families'.")
@@ -717,19 +905,56 @@ class Game:
             raise PositionError("The state has no turn but the game is not over.")
         self.turn = seat(pos["turn"])
         self.pending_flip = pos.get("pending") == "flip"
-        if self.pending_flip and not any(c >= 0 for c in self.centre):
-            raise PositionError("A pending flip needs face-down centre cards.")
+        if self.pending_flip and pos.get("asked") is not None:
+            self._flip_after = seat(pos["asked"])
         if self.phase == "families" and self._complete != self._all_families:
             raise PositionError("The families phase starts only when every family is complete.")
         if self.phase == "cards":
             for s in range(len(self.players)):
-                for f in range(self._nf):
-                    fm = self._fam_mask[f]
-                    if self.hands[s] & fm == fm:
-                        raise PositionError(
-                            f"{self.players[s]} holds the whole {self.deck.families[f].name(form='surname')} family:"
-                            " put them in their families."
-                        )
+                whole = self._whole_families(self.hands[s])
+                if whole and (self.rules.lay_out_dealt_families or s == self.turn):
+                    f = (whole & -whole).bit_length() - 1
+                    raise PositionError(
+                        f"{self.players[s]} holds the whole {self.deck.families[f // self._m].name(form='surname')}"
+                        " family: put them in their families."
+                    )
+                if whole:  # lay_out_dealt_families off: laid out at that player's first turn
+                    self._waiting |= 1 << s
+        self._check_player_to_move()
+
+    def _check_player_to_move(self) -> None:
+        """Refuse a loaded position in which the player to move could do nothing (the engine never
+        leaves a game like that), saying why."""
+        s = self.turn
+        name = self.players[s]
+        if s not in self.round_players:
+            raise PositionError(f"It is {name}'s turn, but {name} is not playing this round.")
+        if self.pending_flip:
+            if not any(c >= 0 for c in self.centre):
+                raise PositionError("A pending flip needs face-down centre cards.")
+            t = self._flip_after
+            if t is None:
+                if self._targets_of(s):
+                    raise PositionError('A pending flip follows a "Not at home": say who was asked, as "asked".')
+            elif t == s or t not in self.round_players or not self.hands[t]:
+                raise PositionError(f"{self.players[t]} cannot have said \"Not at home\" to {name}: the asked"
+                                    " player must be another player in the round who holds cards.")
+            return
+        if self.phase == "families":
+            if not self.families[s]:
+                raise PositionError(f"It is {name}'s turn, but {name} holds no families to ask with.")
+            if not self._targets_of(s):
+                raise PositionError(f"{name} holds every family, so the round is over.")
+            return
+        if self._complete == self._all_families:
+            raise PositionError("Every family is complete, so the round is over"
+                                + (": set the phase to families for the second phase." if self.rules.second_phase
+                                   else "."))
+        if not self.hands[s]:
+            raise PositionError(f"It is {name}'s turn, but {name} has no cards. Give the turn to a player"
+                                " who holds cards.")
+        if not self._targets_of(s):
+            raise PositionError(f"It is {name}'s turn, but nobody else in the round holds a card to ask for.")
 
     # ---------------------------------------------------------- saved games
 
@@ -742,7 +967,7 @@ class Game:
             "players": list(self.players),
             "seed": self.seed,
             "dealer": self.players[self._dealer0],
-            "start": self._start,
+            "start": copy.deepcopy(self._start),
             "actions": [a.to_json() for a in self.actions],
         }
 
@@ -786,7 +1011,7 @@ class Observation:
         return self._g.deck
 
     @property
-    def card_ids(self) -> list[str]:
+    def card_ids(self) -> tuple[str, ...]:
         """Card ids by card index (bit position in ``hand_mask``)."""
         return self._g._card_ids
 
@@ -845,10 +1070,8 @@ class Observation:
 
     def legal_targets(self) -> list[str]:
         g = self._g
-        me = self.seat
         players = g.players
-        held = g.families if g.phase == "families" else g.hands
-        return [players[t] for t in g.round_players if t != me and held[t]]
+        return [players[t] for t in g._targets_of(self.seat)]
 
     def askable_mask(self) -> int:
         """Cards this player may ask for: the missing members of families in their hand."""
@@ -861,14 +1084,51 @@ class Observation:
         mask = (seen & g._lows) * g._spread
         return mask if g._bluff else mask & ~hand
 
+    def random_ask(self, rand: Callable[[], float]) -> Ask | None:
+        """A uniformly random legal request, drawn with ``rand`` (a ``Random.random``): a card uniform over
+        ``askable_mask`` (drawn first), then a target uniform over ``legal_targets``; so every
+        (target, card) pair is equally likely. None unless it is this player's turn to ask for one card
+        (a flip due, the second phase or the ask-by-surname rule need ``legal_actions``).
+
+        This is the random bot's whole decision in one call, cheap because a random game spends most of
+        its time choosing: no list of actions is built and the Ask comes from a shared table.
+        """
+        g = self._g
+        me = self.seat
+        if g.turn != me or g.over or g.pending_flip or g.phase != "cards" or g._surname:
+            return None
+        hand = g.hands[me]
+        seen = hand
+        for k in g._shifts:
+            seen |= hand >> k
+        mask = (seen & g._lows) * g._spread
+        if not g._bluff:
+            mask &= ~hand
+        targets = g._targets[me] if g._targets is not None else g._targets_of(me)
+        if not mask or not targets:
+            return None
+        low = (mask & -mask).bit_length() - 1
+        span = mask.bit_length() - low
+        count = mask.bit_count()
+        if 3 * count >= span:  # dense: rejection sampling over the span is cheapest
+            card = low + int(rand() * span)
+            while not mask >> card & 1:
+                card = low + int(rand() * span)
+        else:  # sparse: step to the k-th set bit
+            for _ in range(int(rand() * count)):
+                mask &= mask - 1
+            card = (mask & -mask).bit_length() - 1
+        asks = g._asks or g._ask_table()
+        return asks[targets[int(rand() * len(targets))]][card]
+
     def legal_requests(self) -> list[dict[str, str]]:
         """The things that may be asked for, each as {"card": id} or {"family": key}."""
         g = self._g
         if g.phase == "families":
             mine = set(g.families[self.seat])
-            return [{"family": g._family_keys[f]} for f in range(g._nf) if g.rules.bluff or f not in mine]
+            return [{"family": g._family_keys[f]} for f in range(g._nf) if g._bluff or f not in mine]
         out = [{"card": g._card_ids[c]} for c in _bits(self.askable_mask())]
-        if g.rules.ask_by_surname:
+        if g._surname:
             hand = g.hands[self.seat]
             out += [{"family": g._family_keys[f]} for f, fm in enumerate(g._fam_mask) if hand & fm]
         return out
@@ -877,6 +1137,6 @@ class Observation:
         if not self.my_turn:
             return []
         if self._g.pending_flip:
-            return [Flip(i) for i in self.centre_slots] + [Pass()]
+            return [Flip(i) for i in self._g._flip_slots()] + [Pass()]
         targets = self.legal_targets()
         return [Ask(t, **req) for req in self.legal_requests() for t in targets]

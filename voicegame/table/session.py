@@ -10,6 +10,7 @@ from typing import Callable
 
 from voicegame.bots import Bot, make_bot
 from voicegame.engine import Ask, Flip, Game, IllegalAction, Pass
+from voicegame.table.journal import Journal
 from voicegame.table.narration import Narrator, names_list
 from voicegame.understanding import Understander, Understanding, normalize
 
@@ -30,8 +31,10 @@ class TextTable:
         *,
         lang: str = "en",
         verbose: bool = False,
+        journal: Journal | None = None,
     ) -> None:
         self.game = game
+        self.journal = journal
         self.bot_levels = dict(bot_levels)
         self.humans = [p for p in game.players if p not in self.bot_levels]
         self.read_line = read_line
@@ -39,10 +42,23 @@ class TextTable:
         self.narrator = Narrator(game.deck, set(self.humans), lang=lang, verbose=verbose)
         self.understander = Understander(game.deck, game.players, lang=lang)
         self.pending: Understanding | None = None  # a request waiting for "yes" or for a name
-        self.human_marks: list[int] = []  # len(game.actions) before each human action, for undo
+        self.human_marks = self._human_marks()  # len(game.actions) before each human action, for undo
         self.last_lines: list[str] = []
         self.bots: dict[str, Bot] = {}
         self._make_bots()
+
+    def _human_marks(self) -> list[int]:
+        """Where each human action starts in the game's action list (also after a resume)."""
+        g = self.game
+        if not g.actions:
+            return []
+        replay = Game.from_json({**g.to_json(), "actions": []})
+        marks = []
+        for i, action in enumerate(g.actions):
+            if replay.current_player not in self.bot_levels:
+                marks.append(i)
+            replay.apply(action)
+        return marks
 
     def _make_bots(self) -> None:
         # Bots learn from the whole public log, so after an undo they start afresh from it.
@@ -65,11 +81,17 @@ class TextTable:
         if self.humans:
             self.say(self.understander.warnings())
             self.say("Type help at any time.")
-        self.say(self.narrator.sentences(g.log))
+        if g.actions:  # resumed: say where we are, not the whole story again
+            self.say(f"Resuming after {len(g.actions)} actions.")
+            self.say(self.status_lines())
+        else:
+            self.say(self.narrator.sentences(g.log))
         while not g.over:
             player = g.current_player
             if player in self.bots:
-                events = g.apply(self.bots[player].choose())
+                action = self.bots[player].choose()
+                events = g.apply(action)
+                self._record(action)
                 self.say(self.narrator.sentences(events))
                 continue
             line = self.read_line()
@@ -80,6 +102,12 @@ class TextTable:
                 self.say("Game stopped.")
                 return 0
         return 0
+
+    def _record(self, action: Ask | Flip | Pass) -> None:
+        if self.journal:
+            self.journal.action(action)
+            if self.game.over:
+                self.journal.finish(self.game.winners)
 
     # ---------------------------------------------------------------- input
 
@@ -177,6 +205,7 @@ class TextTable:
         except IllegalAction as exc:
             self.say(exc.message)
             return True
+        self._record(action)
         self.human_marks.append(mark)
         self.say(self.narrator.sentences(events))
         if self.game.observation(player).phase == "flip" and self.game.current_player == player:
@@ -190,7 +219,10 @@ class TextTable:
             self.say("There is nothing to undo.")
             return
         mark = self.human_marks.pop()
-        g.undo(len(g.actions) - mark)
+        steps = len(g.actions) - mark
+        g.undo(steps)
+        if self.journal:
+            self.journal.undo(steps)
         self._make_bots()
         self.say(f"Undone. Your turn again, {g.current_player}.")
 

@@ -1,0 +1,148 @@
+"""Save and resume: a journal survives kill -9 at any moment, and damage never loses good actions."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from voicegame.bots import make_bot
+from voicegame.engine import Ask, Game, profile
+from voicegame.table.journal import Journal, JournalError, latest_journal, load_journal
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture()
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def _played(seed: int = 3, moves: int = 12) -> Game:
+    game = Game(["Alice", "Ben", "Cara"], rules=profile("guide"), seed=seed)
+    for i in range(moves):
+        game.apply(make_bot("random", game, game.current_player, i).choose())
+    return game
+
+
+def _journal_of(game: Game) -> Path:
+    fresh = Game.from_json({**game.to_json(), "actions": []})
+    journal = Journal.new(fresh, {"bots": {}})
+    for action in game.actions:
+        journal.action(action)
+    journal.close()
+    return journal.path
+
+
+def test_a_journal_replays_to_the_same_game(data_dir):
+    game = _played()
+    resumed = load_journal(_journal_of(game))
+    assert resumed.problems == [] and not resumed.finished
+    assert resumed.game.position() == game.position() and resumed.game.log == game.log
+
+
+def test_undo_is_journaled_too(data_dir):
+    game = _played(moves=6)
+    path = _journal_of(game)
+    with path.open("a") as f:
+        f.write(json.dumps({"undo": 2}) + "\n")
+    game.undo(2)
+    assert load_journal(path).game.position() == game.position()
+
+
+def test_a_cut_off_last_line_is_dropped_with_a_message(data_dir):
+    game = _played()
+    path = _journal_of(game)
+    text = path.read_text()
+    path.write_text(text[:-7])  # the last action only half written
+    resumed = load_journal(path)
+    assert resumed.problems == ["The last action was cut off while it was being saved, so it is left out."]
+    assert len(resumed.game.actions) == len(game.actions) - 1
+    game.undo()
+    assert resumed.game.position() == game.position()
+
+
+def test_damage_in_the_middle_keeps_every_action_before_it_and_never_touches_the_file(data_dir):
+    game = _played()
+    path = _journal_of(game)
+    lines = path.read_text().splitlines()
+    lines[5] = '{"action": {"ask": "Nobody", "card": "bun:mr"}}'
+    damaged = "\n".join(lines) + "\n"
+    path.write_text(damaged)
+    resumed = load_journal(path)
+    assert resumed.problems == ["The saved game is damaged at line 6; every action before it is kept."]
+    assert len(resumed.game.actions) == 4
+    journal = Journal.resume(resumed, path)
+    journal.close()
+    assert path.read_text() == damaged  # the original is left exactly as it was
+    assert journal.path != path
+    assert load_journal(journal.path).game.position() == resumed.game.position()
+    assert latest_journal() == journal.path  # the damaged original is not offered again
+
+
+@pytest.mark.parametrize("content, message", [
+    ("", "damaged at its very start"),
+    ('{"hello": 1}\n', "not a saved voicegame game"),
+])
+def test_unusable_files_get_a_clear_message(tmp_path, content, message):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content)
+    with pytest.raises(JournalError, match=message):
+        load_journal(path)
+
+
+def _typed_game(seed: int) -> tuple[list[str], dict]:
+    """A three-player game chosen by random bots, as the lines people would type, and its end position."""
+    game = Game(["Alice", "Ben", "Cara"], rules=profile("guide"), seed=seed)
+    lines = []
+    while not game.over:
+        action = make_bot("random", game, game.current_player, len(game.actions)).choose()
+        lines.append(f"ask {action.target} for {game.deck.card(action.card).name('en', 'short')}")
+        game.apply(action)
+    return lines, game.position()
+
+
+def _start(args: list[str], env: dict) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "voicegame", "play", *args], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+
+
+def test_kill_9_at_random_moments_then_resume_gives_the_same_game(tmp_path):
+    env = {**os.environ, "VOICEGAME_DATA_DIR": str(tmp_path)}
+    lines, final = _typed_game(seed=21)
+    assert len(lines) > 30
+    rng = random.Random(5)
+    args = ["--players", "Alice,Ben,Cara", "--seed", "21", "--rules", "guide"]
+    kills = 0
+    done = 0
+    while True:
+        # Killed before the journal was even created: then there is nothing to resume, start again.
+        path = max((tmp_path / "games").glob("*.jsonl"), key=lambda p: p.stat().st_mtime, default=None)
+        done = len(load_journal(path).game.actions) if path else 0
+        proc = _start(["--resume"] if path else args, env)
+        remaining = lines[done:]
+        stop_after = rng.randrange(1, max(2, len(lines) // 6))
+        if kills >= 6 or stop_after >= len(remaining):
+            _, err = proc.communicate("\n".join(remaining) + "\n", timeout=60)
+            assert proc.returncode == 0, err
+            break
+        for line in remaining[:stop_after]:
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+        time.sleep(rng.random() * 0.3)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        kills += 1
+    assert kills >= 3
+    journals = sorted((tmp_path / "games").glob("*.jsonl"), key=lambda p: p.stat().st_mtime)
+    resumed = load_journal(journals[-1])
+    assert resumed.finished
+    assert resumed.game.position() == final

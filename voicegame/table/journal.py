@@ -1,0 +1,165 @@
+"""Every action of a game, appended to a journal file the moment it happens.
+
+A journal is JSON lines: a header with the game's set-up, then one line per action or undo,
+each flushed and fsynced, so a crash or ``kill -9`` at any moment loses at most the action
+being written. Reading a damaged journal keeps every complete action and never rewrites the
+original file: a resumed game continues in a new file that starts with the good part.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from voicegame.engine import Action, Game, IllegalAction, PositionError, action_from_json
+
+__all__ = ["Journal", "JournalError", "Resumed", "data_dir", "latest_journal", "load_journal"]
+
+FORMAT = "voicegame/journal-1"
+
+
+class JournalError(ValueError):
+    """A journal that cannot be resumed at all; the message says why, in a sentence."""
+
+
+def data_dir() -> Path:
+    """Where games are kept: $VOICEGAME_DATA_DIR, or the user's data folder."""
+    override = os.environ.get("VOICEGAME_DATA_DIR")
+    return Path(override) if override else Path(platformdirs.user_data_dir("voicegame", appauthor=False))
+
+
+class Journal:
+    """Appends a game's actions to ``path`` (created with the game's header)."""
+
+    def __init__(self, path: Path, header: dict[str, Any], entries: list[dict[str, Any]] | None = None) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # "x": never overwrite an existing journal.
+        self._file = open(path, "x", encoding="utf-8")
+        self._write({"format": FORMAT, **header})
+        for entry in entries or []:
+            self._write(entry)
+
+    @classmethod
+    def new(cls, game: Game, extra: dict[str, Any]) -> Journal:
+        setup = game.to_json()
+        setup.pop("actions")
+        return cls(_new_path(), {"game": setup, **extra})
+
+    @classmethod
+    def resume(cls, resumed: Resumed, path: Path) -> Journal:
+        """Go on writing: in the same file when it was whole, else in a new file that starts with
+        the good part (the damaged original is left exactly as it was)."""
+        if not resumed.problems:
+            journal = cls.__new__(cls)
+            journal.path = path
+            journal._file = open(path, "a", encoding="utf-8")
+            return journal
+        header = {k: v for k, v in resumed.header.items() if k != "format"}
+        return cls(_new_path(), {**header, "resumed_from": path.name}, resumed.entries)
+
+    def _write(self, entry: dict[str, Any]) -> None:
+        self._file.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def action(self, action: Action) -> None:
+        self._write({"action": action.to_json()})
+
+    def undo(self, steps: int) -> None:
+        self._write({"undo": steps})
+
+    def finish(self, winners: list[str]) -> None:
+        self._write({"over": winners})
+
+    def close(self) -> None:
+        self._file.close()
+
+
+@dataclass
+class Resumed:
+    """A game rebuilt from a journal, and what was wrong with the file, if anything."""
+
+    game: Game
+    header: dict[str, Any]
+    entries: list[dict[str, Any]]
+    finished: bool
+    problems: list[str] = field(default_factory=list)
+
+
+def load_journal(path: Path) -> Resumed:
+    """Rebuild the game in ``path``, keeping every complete action before any damage."""
+    try:
+        lines = path.read_text("utf-8", errors="replace").split("\n")
+    except OSError as exc:
+        raise JournalError(f"Cannot read the saved game {path}: {exc.strerror}.") from None
+    try:
+        header = json.loads(lines[0])
+    except (json.JSONDecodeError, IndexError):
+        raise JournalError(f"The saved game {path.name} is damaged at its very start, so it cannot be resumed.") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise JournalError(f"{path.name} is not a saved voicegame game.")
+    try:
+        game = Game.from_json({**header["game"], "actions": []})
+    except (KeyError, PositionError, ValueError) as exc:
+        raise JournalError(f"The set-up of the saved game {path.name} cannot be used: {exc}") from None
+    entries: list[dict[str, Any]] = []
+    problems: list[str] = []
+    finished = False
+    body = lines[1:]
+    last_line = max((n for n, line in enumerate(body, start=2) if line.strip()), default=1)
+    for number, line in enumerate(body, start=2):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+            if "action" in entry:
+                game.apply(action_from_json(entry["action"]))
+            elif "undo" in entry:
+                game.undo(int(entry["undo"]))
+            elif "over" in entry:
+                finished = True
+            else:
+                raise ValueError("unknown entry")
+        except (json.JSONDecodeError, ValueError, TypeError, IllegalAction) as exc:
+            if number == last_line and isinstance(exc, json.JSONDecodeError):
+                problems.append("The last action was cut off while it was being saved, so it is left out.")
+            else:
+                problems.append(f"The saved game is damaged at line {number}; every action before it is kept.")
+            break
+        entries.append(entry)
+    return Resumed(game, header, entries, finished, problems)
+
+
+def _new_path() -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return data_dir() / "games" / f"{stamp}-{os.getpid()}-{time.monotonic_ns() % 10**6}.jsonl"
+
+
+def latest_journal() -> Path | None:
+    """The most recent unfinished game (a damaged file already resumed elsewhere is skipped)."""
+    folder = data_dir() / "games"
+    if not folder.is_dir():
+        return None
+    paths = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+    superseded = set()
+    for path in paths:
+        try:
+            superseded.add(json.loads(path.open(encoding="utf-8").readline()).get("resumed_from"))
+        except (json.JSONDecodeError, OSError, AttributeError):
+            continue
+    for path in paths:
+        if path.name in superseded:
+            continue
+        try:
+            if not load_journal(path).finished:
+                return path
+        except JournalError:
+            continue
+    return None
