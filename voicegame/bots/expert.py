@@ -3,7 +3,9 @@
 Each hidden card gets the set of places it can still be (``Knowledge.possible_holders``: negatives,
 known positives, "asked for the family, so holds one", hand sizes, propagated), then a probability
 per place (``holder_probabilities``). The expert asks for the (player, card) most likely to succeed,
-preferring, among equals, the family it is closest to completing.
+preferring, among equals, the family it is closest to completing, then one it has already shown
+(every request tells the table a family it holds). Under the ask-by-surname rule it asks for the
+(player, family) most likely to hold any missing member.
 """
 
 from __future__ import annotations
