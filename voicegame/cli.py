@@ -266,6 +266,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(p)
     p.set_defaults(func=cmd_play)
 
+    sub.add_parser("models", help="list or download speech models: models list | models fetch en")
+
     p = sub.add_parser("decks", help="list the built-in decks")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_decks)
@@ -303,10 +305,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["models"]:  # its own small parser: list, fetch
+        from voicegame.speech.models import models_main
+
+        return models_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
-        args = parser.parse_args(["play", "--players", "You", "--bots", "2"] + (argv or []))
+        args = parser.parse_args(["play", "--players", "You", "--bots", "2"] + argv)
     try:
         return args.func(args)
     except (DeckError, RuleError, PositionError, GrammarError) as exc:

