@@ -1,0 +1,268 @@
+"""Audio in: WAV conversion to 16 kHz, utterance boundaries on real espeak-ng speech, push to
+talk, muting while the program speaks, and device errors on a machine without a sound card.
+
+Needs: pip install numpy pyttsx3 sounddevice; apt-get install espeak-ng libespeak-ng1 libportaudio2.
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import io
+import struct
+import wave
+
+import numpy as np
+import pytest
+
+from voicegame.speech.audio import (
+    NO_MICROPHONE,
+    NO_OUTPUT,
+    Gate,
+    PushToTalk,
+    Resampler,
+    Segmenter,
+    StdinSource,
+    WavSource,
+    utterances,
+)
+from voicegame.speech.base import SAMPLE_RATE, SpeechError
+
+PHRASES = ["Please give me Mister Bun the Baker", "Have you got Miss Soot the Sweep's daughter"]
+
+
+def sounddevice_or_skip():
+    """sounddevice raises OSError, not ImportError, when libportaudio2 is missing."""
+    try:
+        import sounddevice
+    except (ImportError, OSError):
+        pytest.skip("pip install sounddevice; apt-get install libportaudio2")
+    return sounddevice
+
+
+def write_wav(path, samples: np.ndarray, rate: int, channels: int = 1, width: int = 2) -> None:
+    data = {1: (np.round(samples / 256) + 128).astype(np.uint8), 2: np.round(samples).astype("<i2")}[width]
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(channels)
+        w.setsampwidth(width)
+        w.setframerate(rate)
+        w.writeframes(data.tobytes())
+
+
+def write_float_wav(path, samples: np.ndarray, rate: int) -> None:
+    """IEEE float WAV, which Python 3.11's wave module cannot write or read."""
+    data = (samples / 32768).astype("<f4").tobytes()
+    fmt = struct.pack("<HHIIHH", 3, 1, rate, rate * 4, 4, 32)
+    body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt + b"data" + struct.pack("<I", len(data)) + data
+    path.write_bytes(b"RIFF" + struct.pack("<I", len(body)) + body)
+
+
+def tone(freq: float, seconds: float, rate: int, amplitude: float = 10000) -> np.ndarray:
+    return amplitude * np.sin(2 * np.pi * freq * np.arange(int(seconds * rate)) / rate)
+
+
+def samples(pcm: bytes) -> np.ndarray:
+    return np.frombuffer(pcm, "<i2").astype(np.float64)
+
+
+def chunks(pcm: bytes, size: int = 960):
+    return [pcm[i : i + size] for i in range(0, len(pcm), size)]
+
+
+# --------------------------------------------------------------------------- WAV conversion
+
+
+@pytest.mark.parametrize("rate", [8000, 11025, 16000, 22050, 24000, 44100, 48000])
+def test_wav_source_converts_to_16k_with_the_right_length(tmp_path, rate):
+    n = int(1.37 * rate)
+    write_wav(tmp_path / "t.wav", tone(440, n / rate, rate), rate)
+    pcm = WavSource(tmp_path / "t.wav").pcm()
+    assert len(pcm) // 2 == -(-n * SAMPLE_RATE // rate)
+
+
+def test_wav_source_chunks_are_30ms(tmp_path):
+    write_wav(tmp_path / "t.wav", tone(440, 1.0, 22050), 22050)
+    sizes = [len(c) for c in WavSource(tmp_path / "t.wav")]
+    assert set(sizes[:-1]) == {960} and 0 < sizes[-1] <= 960
+
+
+@pytest.mark.parametrize("rate", [22050, 24000, 44100])
+def test_resampling_keeps_speech_band_and_removes_aliases(tmp_path, rate):
+    """A 1 kHz tone comes out intact and in phase; a 10 kHz tone (above the 8 kHz Nyquist
+    limit of 16 kHz audio) is filtered out instead of folding down to 6 kHz."""
+    write_wav(tmp_path / "low.wav", tone(1000, 1.0, rate), rate)
+    write_wav(tmp_path / "high.wav", tone(10000, 1.0, rate), rate)
+    low = samples(WavSource(tmp_path / "low.wav").pcm())
+    high = samples(WavSource(tmp_path / "high.wav").pcm())
+    expected = tone(1000, 1.0, SAMPLE_RATE)
+    middle = slice(800, -800)
+    assert np.sqrt(np.mean((low - expected)[middle] ** 2)) < 50
+    assert np.sqrt(np.mean(high[middle] ** 2)) < 0.01 * np.sqrt(np.mean(expected**2))
+
+
+def test_streaming_resampler_matches_one_shot():
+    x = tone(700, 0.5, 44100) + tone(3100, 0.5, 44100, 3000)
+    one = Resampler(44100)
+    whole = np.concatenate([one.push(x), one.finish()])
+    parts = Resampler(44100)
+    pieces = [parts.push(x[i : i + 333]) for i in range(0, len(x), 333)] + [parts.finish()]
+    assert np.allclose(np.concatenate(pieces), whole)
+
+
+def test_wav_source_reads_stereo_8bit_and_float(tmp_path):
+    mono = tone(500, 0.5, 24000)
+    stereo = np.stack([mono, mono], axis=1).reshape(-1)
+    write_wav(tmp_path / "stereo.wav", stereo, 24000, channels=2)
+    write_wav(tmp_path / "8bit.wav", mono, 24000, width=1)
+    write_float_wav(tmp_path / "float.wav", mono, 24000)
+    reference = samples(WavSource(tmp_path / "stereo.wav").pcm())
+    assert len(reference) == 8000
+    for name, tolerance in (("8bit.wav", 100), ("float.wav", 2)):  # 8-bit steps are 256 apart
+        other = samples(WavSource(tmp_path / name).pcm())
+        assert len(other) == 8000 and np.sqrt(np.mean((other - reference) ** 2)) < tolerance
+
+
+def test_wav_source_refuses_other_files_with_a_sentence(tmp_path):
+    (tmp_path / "notes.wav").write_text("not audio")
+    with pytest.raises(SpeechError, match="not a WAV recording"):
+        WavSource(tmp_path / "notes.wav")
+
+
+def test_stdin_source_yields_the_same_pcm():
+    pcm = tone(300, 0.2, SAMPLE_RATE).astype("<i2").tobytes()
+    got = list(StdinSource(io.BytesIO(pcm + b"\x01")))
+    assert b"".join(got) == pcm and len(got[0]) == 960
+
+
+# --------------------------------------------------------------------------- utterances
+
+
+@pytest.fixture(scope="module")
+def two_phrases(tmp_path_factory):
+    """Two rendered phrases with 1 s of silence between them, plus low noise (about -60 dBFS)
+    everywhere, as 16 kHz PCM; and where speech really starts and ends (seconds)."""
+    pytest.importorskip("pyttsx3", reason="pip install pyttsx3")
+    if not (ctypes.util.find_library("espeak-ng") or ctypes.util.find_library("espeak")):
+        pytest.skip("libespeak-ng is missing: apt-get install espeak-ng libespeak-ng1")
+    from voicegame.speech.tts import Pyttsx3Speaker
+
+    folder = tmp_path_factory.mktemp("vad")
+    speaker = Pyttsx3Speaker(write=lambda line: None)
+    rendered = []
+    for i, text in enumerate(PHRASES):
+        speaker.render(text, str(folder / f"{i}.wav"))
+        rendered.append(samples(WavSource(folder / f"{i}.wav").pcm()))
+    speaker.close()
+    parts, truth, t = [np.zeros(SAMPLE_RATE // 2)], [], 0.5
+    for i, x in enumerate(rendered):
+        loud = np.nonzero(np.abs(x) > 200)[0]
+        truth.append((t + loud[0] / SAMPLE_RATE, t + loud[-1] / SAMPLE_RATE))
+        parts += [x, np.zeros(SAMPLE_RATE)]
+        t += len(x) / SAMPLE_RATE + 1.0
+    signal = np.concatenate(parts)
+    signal += np.random.default_rng(7).normal(0, 30, len(signal))
+    return signal.astype("<i2").tobytes(), truth
+
+
+def test_vad_finds_both_phrases_and_ends_them_quickly(two_phrases):
+    pcm, truth = two_phrases
+    found = list(utterances(chunks(pcm)))
+    assert len(found) == 2
+    for u, (start, end) in zip(found, truth):
+        assert abs(u.start - start) < 0.1
+        assert abs(u.speech_end - end) < 0.1
+        assert 0.3 < u.detected - end <= 0.6, u.detected - end
+
+
+def test_vad_trailing_silence_is_configurable(two_phrases):
+    pcm, truth = two_phrases
+    found = list(utterances(chunks(pcm), end_silence=0.25))
+    assert len(found) == 2
+    assert all(u.detected - end <= 0.35 for u, (_, end) in zip(found, truth))
+
+
+def test_vad_events_carry_the_whole_utterance(two_phrases):
+    pcm, _ = two_phrases
+    seg = Segmenter()
+    events = [e for chunk in chunks(pcm, 1234) for e in seg.push(chunk)] + seg.flush()
+    kinds = [e.kind for e in events]
+    assert kinds.count("start") == kinds.count("end") == 2
+    streamed, ends = b"", []
+    for e in events:
+        if e.kind in ("start", "audio"):
+            streamed += e.pcm
+        else:
+            ends.append(streamed == e.utterance.pcm)
+            streamed = b""
+    assert ends == [True, True]
+
+
+def test_vad_ignores_noise_and_adapts_to_louder_noise():
+    rng = np.random.default_rng(3)
+    quiet = rng.normal(0, 30, 3 * SAMPLE_RATE)
+    loud = rng.normal(0, 600, 10 * SAMPLE_RATE)  # +26 dB, and it stays
+    pcm = np.concatenate([quiet, loud]).astype("<i2").tobytes()
+    assert list(utterances(chunks(pcm[: len(quiet) * 2]))) == []
+    found = list(utterances(chunks(pcm), max_utterance=3.0))
+    assert len(found) <= 1
+
+
+def test_push_to_talk_is_the_audio_between_two_keys():
+    ptt = PushToTalk()
+    a, b, c = (bytes([i]) * 960 for i in (1, 2, 3))
+    assert ptt.push(a) == []
+    assert [e.kind for e in ptt.key()] == ["start"]
+    assert [e.pcm for e in ptt.push(b) + ptt.push(c)] == [b, c]
+    (end,) = ptt.key()
+    assert end.kind == "end" and end.utterance.pcm == b + c
+    assert ptt.push(a) == []
+
+
+class FlagSpeaker:
+    speaking = False
+
+    def busy(self) -> bool:
+        return self.speaking
+
+
+def test_gate_discards_audio_while_the_program_speaks():
+    speaker = FlagSpeaker()
+    resets = []
+    gate = Gate(speaker, tail=0.06, on_reset=lambda: resets.append(True))
+    chunk = b"\x01\x00" * 480  # 30 ms
+    assert gate.filter(chunk) == chunk
+    speaker.speaking = True
+    assert [gate.filter(chunk) for _ in range(5)] == [None] * 5
+    speaker.speaking = False
+    assert [gate.filter(chunk) for _ in range(2)] == [None, None]  # the 60 ms tail
+    assert resets == []
+    assert gate.filter(chunk) == chunk and resets == [True]
+    assert gate.filter(chunk) == chunk and resets == [True]
+    assert gate.discarded == 7 * len(chunk)
+    assert list(gate.stream([chunk, chunk])) == [chunk, chunk]
+
+
+# --------------------------------------------------------------------------- devices
+
+
+@pytest.fixture
+def no_sound_card():
+    sd = sounddevice_or_skip()
+    if len(sd.query_devices()) > 0:
+        pytest.skip("this machine has a sound card")
+
+
+def test_microphone_without_a_device_says_so(no_sound_card):
+    from voicegame.speech.audio import MicrophoneSource, audio_devices
+
+    assert audio_devices() == ([], [])
+    with pytest.raises(SpeechError) as err:
+        MicrophoneSource()
+    assert str(err.value) == NO_MICROPHONE == "No microphone found, so we'll use the keyboard."
+
+
+def test_output_without_a_device_says_so(no_sound_card):
+    from voicegame.speech.audio import PcmOutput
+
+    with pytest.raises(SpeechError) as err:
+        PcmOutput("headphones")
+    assert str(err.value) == NO_OUTPUT

@@ -1,0 +1,273 @@
+"""Speech out: real espeak-ng audio through pyttsx3, the hang watchdog, interruption, and the
+fall-back to text on a machine without a sound card.
+
+Needs: pip install pyttsx3 sounddevice numpy; apt-get install espeak-ng libespeak-ng1 libportaudio2.
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import threading
+import time
+import wave
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pyttsx3", reason="pip install pyttsx3")
+if not (ctypes.util.find_library("espeak-ng") or ctypes.util.find_library("espeak")):
+    pytest.skip("libespeak-ng is missing: apt-get install espeak-ng libespeak-ng1", allow_module_level=True)
+
+from voicegame.speech.base import SpeechError, Voice  # noqa: E402
+from voicegame.speech.tts import (  # noqa: E402
+    ENGINE_HUNG,
+    ENGINE_RATE,
+    EspeakEngine,
+    Pyttsx3Speaker,
+    TextSpeaker,
+    assign_voices,
+)
+
+QUESTION = "Ben, is Mister Bun the Baker at home?"
+NARRATION = " ".join(
+    f"In round {i}, Cara asked Dan for Miss Soot the Sweep's daughter, and Dan said not at home." for i in range(12)
+)
+
+
+def sounddevice_or_skip():
+    """sounddevice raises OSError, not ImportError, when libportaudio2 is missing."""
+    try:
+        import sounddevice
+    except (ImportError, OSError):
+        pytest.skip("pip install sounddevice; apt-get install libportaudio2")
+    return sounddevice
+
+
+class PacedOutput:
+    """Stands in for a sound card: consumes PCM at real-time speed, in 20 ms steps, honouring
+    the stop event like PcmOutput does, and records what happened."""
+
+    def __init__(self) -> None:
+        self.started = threading.Event()
+        self.results: list[tuple[bool, float]] = []  # (played to the end, seconds played)
+
+    def play(self, pieces, rate, stop=None) -> bool:
+        played = 0.0
+        for pcm in pieces:
+            self.started.set()
+            seconds = len(pcm) / 2 / rate
+            while seconds > 0:
+                if stop is not None and stop.is_set():
+                    self.results.append((False, played))
+                    return False
+                time.sleep(min(0.02, seconds))
+                played += min(0.02, seconds)
+                seconds -= 0.02
+        self.results.append((True, played))
+        return True
+
+
+def wav_samples(path) -> tuple[np.ndarray, int]:
+    with wave.open(str(path), "rb") as w:
+        return np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(np.float64), w.getframerate()
+
+
+def pitch_hz(x: np.ndarray, rate: int) -> float:
+    """Median autocorrelation pitch of the loud frames."""
+    found = []
+    for i in range(0, len(x) - 1024, 1024):
+        frame = x[i : i + 1024]
+        if np.sqrt(np.mean(frame**2)) < 1500:
+            continue
+        ac = np.correlate(frame, frame, "full")[1023:]
+        lo, hi = rate // 400, rate // 60
+        found.append(rate / (lo + int(np.argmax(ac[lo:hi]))))
+    return float(np.median(found))
+
+
+@pytest.fixture(scope="module")
+def speaker():
+    s = Pyttsx3Speaker(write=lambda line: None, output=PacedOutput())
+    yield s
+    s.close()
+
+
+def test_render_writes_real_speech(speaker, tmp_path):
+    path = tmp_path / "q.wav"
+    speaker.render(QUESTION, str(path))  # warm-up (the engine starts on first use)
+    start = time.perf_counter()
+    speaker.render(QUESTION, str(path))
+    elapsed = time.perf_counter() - start
+    x, rate = wav_samples(path)
+    seconds = len(x) / rate
+    assert rate == ENGINE_RATE
+    assert 1.5 < seconds < 5.0, seconds
+    assert np.abs(x).max() > 5000 and np.sqrt(np.mean(x**2)) > 500  # not silent
+    assert elapsed < 1.0, elapsed
+
+
+def test_each_render_is_its_own_text(speaker, tmp_path):
+    """pyttsx3 can keep rewriting the first file; each render must hold its own text."""
+    speaker.render("Yes.", str(tmp_path / "short.wav"))
+    speaker.render(NARRATION[:200], str(tmp_path / "long.wav"))
+    short, rate = wav_samples(tmp_path / "short.wav")
+    long, _ = wav_samples(tmp_path / "long.wav")
+    assert len(short) / rate < 1.5 < 8 < len(long) / rate
+
+
+def test_rate_setting_changes_speed(speaker, tmp_path):
+    speaker.render(QUESTION, str(tmp_path / "slow.wav"), Voice("en", rate=120))
+    speaker.render(QUESTION, str(tmp_path / "fast.wav"), Voice("en", rate=260))
+    slow, _ = wav_samples(tmp_path / "slow.wav")
+    fast, _ = wav_samples(tmp_path / "fast.wav")
+    assert len(slow) > 1.6 * len(fast)
+
+
+def test_volume_setting_changes_loudness(speaker, tmp_path):
+    speaker.render(QUESTION, str(tmp_path / "loud.wav"), Voice("en", volume=1.0))
+    speaker.render(QUESTION, str(tmp_path / "quiet.wav"), Voice("en", volume=0.3))
+    loud, _ = wav_samples(tmp_path / "loud.wav")
+    quiet, _ = wav_samples(tmp_path / "quiet.wav")
+    assert np.abs(quiet).max() < 0.6 * np.abs(loud).max()
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_assigned_voices_are_distinct_and_installed(speaker, tmp_path, lang):
+    narrator, players = assign_voices(["Ben", "Cara", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim"], lang)
+    voices = [narrator, *players.values()]
+    assert len({(v.voice_id, v.extra["pitch"]) for v in voices}) == len(voices)
+    for v in voices:
+        speaker.render("Hello there.", str(tmp_path / "v.wav"), v)  # raises if espeak-ng refuses the voice
+    speaker.render(QUESTION, str(tmp_path / "n.wav"), narrator)
+    speaker.render(QUESTION, str(tmp_path / "p.wav"), players["Ben"])
+    n, rate = wav_samples(tmp_path / "n.wav")
+    p, _ = wav_samples(tmp_path / "p.wav")
+    assert pitch_hz(p, rate) > 1.5 * pitch_hz(n, rate)  # a female variant against the narrator
+
+
+def test_unknown_voice_is_reported(speaker, tmp_path):
+    with pytest.raises(SpeechError, match="en-gb"):
+        speaker.render("Hello.", str(tmp_path / "x.wav"), Voice("en-gb"))  # espeak-ng's file is "en"
+
+
+def test_say_plays_in_the_background_and_busy_follows():
+    out = PacedOutput()
+    s = Pyttsx3Speaker(write=lambda line: None, output=out)
+    try:
+        start = time.perf_counter()
+        s.say(QUESTION)
+        assert time.perf_counter() - start < 0.1
+        assert s.busy()
+        deadline = time.monotonic() + 10
+        while s.busy() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not s.busy()
+        assert out.results and out.results[0][0] and 1.5 < out.results[0][1] < 5.0
+    finally:
+        s.close()
+
+
+def test_interrupt_cuts_a_long_narration_quickly():
+    out = PacedOutput()
+    s = Pyttsx3Speaker(write=lambda line: None, output=out)
+    try:
+        s.say(NARRATION)
+        assert out.started.wait(5)
+        time.sleep(0.3)
+        start = time.perf_counter()
+        s.say("Your turn.", interrupt=True)
+        while not out.results and time.perf_counter() - start < 2:
+            time.sleep(0.005)
+        cut = time.perf_counter() - start
+        assert out.results[0][0] is False and cut < 0.15, (out.results, cut)
+        deadline = time.monotonic() + 5
+        while s.busy() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert out.results[1][0] is True  # the new line was spoken in full
+
+        s.say(NARRATION)
+        time.sleep(0.3)
+        start = time.perf_counter()
+        s.stop()
+        while s.busy() and time.perf_counter() - start < 2:
+            time.sleep(0.005)
+        assert not s.busy() and time.perf_counter() - start < 0.15
+    finally:
+        s.close()
+
+
+class HangingEngine:
+    """A pyttsx3 engine whose runAndWait never returns, like espeak's can."""
+
+    release = threading.Event()
+
+    def connect(self, topic, callback):
+        return {}
+
+    def getProperty(self, name):
+        return "gmw/en"
+
+    def setProperty(self, name, value):
+        pass
+
+    def save_to_file(self, text, path):
+        pass
+
+    def runAndWait(self):
+        self.release.wait()
+
+
+def test_watchdog_falls_back_to_text_once_and_never_blocks(tmp_path):
+    lines: list[str] = []
+    out = PacedOutput()
+    s = Pyttsx3Speaker(write=lines.append, output=out, engine=EspeakEngine(HangingEngine), timeout=0.3)
+    try:
+        start = time.perf_counter()
+        s.say("Ben, it is your turn.")
+        assert time.perf_counter() - start < 0.1  # say() never waits for the engine
+        deadline = time.monotonic() + 3
+        while s.busy() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert lines == [ENGINE_HUNG, "Ben, it is your turn."]
+        start = time.perf_counter()
+        s.say("Cara asks Dan for Mister Bun.")
+        s.say("Not at home.")
+        assert time.perf_counter() - start < 0.1
+        assert lines == [ENGINE_HUNG, "Ben, it is your turn.", "Cara asks Dan for Mister Bun.", "Not at home."]
+        with pytest.raises(SpeechError, match="stopped responding"):
+            s.render("Hello.", str(tmp_path / "x.wav"))
+        assert not out.started.is_set()
+    finally:
+        s.close()
+        HangingEngine.release.set()
+
+
+def test_without_a_sound_card_say_prints_with_one_message():
+    sd = sounddevice_or_skip()
+    if any(d["max_output_channels"] > 0 for d in sd.query_devices()):
+        pytest.skip("this machine has a sound output")
+    lines: list[str] = []
+    s = Pyttsx3Speaker(write=lines.append)
+    try:
+        s.say(QUESTION)
+        s.say("Not at home.", interrupt=True)
+        assert not s.busy()
+        assert lines == [
+            "No loudspeaker or headphones found, so I'll show what I would say as text.",
+            QUESTION,
+            "Not at home.",
+        ]
+    finally:
+        s.close()
+
+
+def test_text_speaker_prints_and_cannot_render(tmp_path):
+    lines: list[str] = []
+    s = TextSpeaker(write=lines.append)
+    s.say("Hello.")
+    s.say("   ")
+    s.stop()
+    assert lines == ["Hello."] and not s.busy()
+    with pytest.raises(SpeechError):
+        s.render("Hello.", str(tmp_path / "x.wav"))
+    s.close()
