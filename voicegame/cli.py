@@ -251,6 +251,61 @@ def _describe(r: Understanding) -> str:
     return f"command: {r.intent}."
 
 
+def cmd_say(args: argparse.Namespace) -> int:
+    from voicegame.speech.base import SpeechError, Voice
+    from voicegame.speech.tts import Pyttsx3Speaker
+
+    text = " ".join(args.text)
+    if not text.strip():
+        return _fail("Give the words to say, for example: voicegame say Not at home.")
+    voice = Voice(voice_id=args.voice, rate=args.rate)
+    try:
+        # Rendering needs no loudspeaker, so don't mention its absence then.
+        speaker = Pyttsx3Speaker(voice, write=(lambda _line: None) if args.wav else _out)
+        if args.wav:
+            speaker.render(text, args.wav, voice)
+            return 0
+        speaker.say(text)
+        while speaker.busy():
+            time.sleep(0.02)
+        speaker.close()
+    except SpeechError as exc:
+        _out(text)  # the words still reach the person, as text
+        return _fail(str(exc), 1)
+    return 0
+
+
+def cmd_transcribe(args: argparse.Namespace) -> int:
+    from voicegame.speech.audio import WavSource
+    from voicegame.speech.base import SpeechError
+    from voicegame.speech.recognizers import make_recognizer
+    from voicegame.understanding import jsgf, load_grammar, vocabulary
+
+    deck = load_deck(args.deck)
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    hand = [c.strip() for c in args.hand.split(",") if c.strip()] if args.hand is not None else None
+    understander = Understander(deck, players, lang=args.lang)
+    grammar = load_grammar(args.lang)
+    try:
+        recognizer = make_recognizer(args.asr, args.lang)
+        recognizer.set_grammar(vocabulary(grammar, understander.phrases), jsgf(grammar, understander.phrases))
+    except SpeechError as exc:
+        return _fail(str(exc))
+    for path in args.files:
+        try:
+            hearing = recognizer.hear(WavSource(path).pcm())
+        except SpeechError as exc:
+            print(json.dumps({"file": path, "error": str(exc)}), flush=True)
+            continue
+        result = understander.understand(hearing.texts() or [""], asker=args.asker, hand=hand, phase=args.phase)
+        row = {"file": path, "transcript": hearing.text,
+               "alternatives": [{"text": a.text, "confidence": round(a.confidence, 3)} for a in hearing.alternatives],
+               "decode_ms": round(hearing.decode_ms, 1), **result.to_json()}
+        print(json.dumps(row, ensure_ascii=False) if args.json else f"{path}: {hearing.text!r} -> {_describe(result)}",
+              flush=True)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="voicegame", description="Happy Families for voice, keyboard and screen reader.")
     sub = parser.add_subparsers(dest="command")
@@ -293,6 +348,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--file", help="one utterance per line; one result per line, in order")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_understand)
+
+    p = sub.add_parser("say", help="speak words aloud, or render them to a WAV file")
+    p.add_argument("text", nargs="*")
+    p.add_argument("--wav", help="write the speech to this WAV file instead of playing it")
+    p.add_argument("--voice", help="espeak-ng voice, e.g. en-us or en-us+f3")
+    p.add_argument("--rate", type=int, default=170, help="words per minute (default 170)")
+    p.set_defaults(func=cmd_say)
+
+    p = sub.add_parser("transcribe", help="recognize WAV files and show how each would be understood")
+    p.add_argument("files", nargs="+", metavar="FILE.wav")
+    p.add_argument("--asr", default="auto", help="auto, vosk or pocketsphinx")
+    p.add_argument("--deck", default="jaques")
+    p.add_argument("--players", required=True)
+    p.add_argument("--asker", required=True)
+    p.add_argument("--hand")
+    p.add_argument("--lang", default="en")
+    p.add_argument("--phase", default="cards", choices=["cards", "families"])
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_transcribe)
 
     p = sub.add_parser("simulate", help="play computer-only games and count wins and speed")
     p.add_argument("--games", type=int, default=100)

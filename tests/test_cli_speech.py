@@ -1,0 +1,41 @@
+"""voicegame say and transcribe, with real speech synthesis and recognition."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import wave
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytest.importorskip("pyttsx3", reason="pip install pyttsx3 (and apt-get install espeak-ng)")
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "voicegame", *args], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+
+
+def test_say_renders_a_wav_file(tmp_path):
+    out = tmp_path / "reply.wav"
+    proc = run_cli("say", "--wav", str(out), "Not at home.")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == ""
+    with wave.open(str(out)) as w:
+        seconds = w.getnframes() / w.getframerate()
+        assert w.getnchannels() == 1 and w.getsampwidth() == 2
+    assert 0.5 < seconds < 3.0
+
+
+def test_say_without_a_loudspeaker_shows_the_words(tmp_path):
+    import sounddevice  # noqa: F401  (imports even without a sound card)
+
+    proc = run_cli("say", "Ben gives Mrs. Bun to Alice.")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    if lines and lines[0].startswith("No loudspeaker"):
+        assert lines[1:] == ["Ben gives Mrs. Bun to Alice."]
