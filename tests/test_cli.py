@@ -168,3 +168,24 @@ def test_golden_transcript(rules):
         GOLDEN.mkdir(exist_ok=True)
         path.write_text(proc.stdout)
     assert proc.stdout == path.read_text()
+
+
+def test_dutch_game_narrates_in_dutch():
+    proc = run_cli("play", "--players", "Anna", "--bots", "2", "--level", "random", "--lang", "nl", "--seed", "3",
+                   "--rules", "dutch", stdin="quit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "Ronde 1." in proc.stdout and "deelt." in proc.stdout
+
+
+def test_gentle_reminder_asks_again_instead_of_playing():
+    proc = run_cli("play", "--players", "Alice,Ben", "--level", "random", "--seed", "7", "--polite-reminder",
+                   stdin="ben mr bones\nstatus\nquit\n")
+    lines = proc.stdout.splitlines()
+    assert "Remember the magic word, Alice: ask again with please." in lines
+    assert not any(line.startswith("Alice asks") for line in lines)
+
+
+def test_strict_politeness_penalty_passes_the_turn_kindly():
+    proc = run_cli("play", "--players", "Alice,Ben", "--level", "random", "--seed", "7", "--rules", "dutch",
+                   "--rule", "politeness_penalty=on", stdin="ben mr bones\nquit\n")
+    assert "Alice forgot to say please, so the turn goes to Ben." in proc.stdout.splitlines()

@@ -84,8 +84,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = Game(players, rules=rules, deck=deck, seed=seed)
 
     levels = {n: args.level for n in bot_names}
-    journal = None if args.no_save else Journal.new(game, {"bots": levels})
-    return _run_table(TextTable(game, levels, _read_line, _out, verbose=args.verbose, journal=journal))
+    journal = None if args.no_save else Journal.new(game, {"bots": levels, "lang": args.lang})
+    return _run_table(TextTable(game, levels, _read_line, _out, verbose=args.verbose, journal=journal,
+                                lang=args.lang, polite_reminder=args.polite_reminder))
 
 
 def _read_line() -> str | None:
@@ -123,7 +124,8 @@ def _resume(args: argparse.Namespace) -> int:
         return _fail("That game is already over. Start a new one with: voicegame play")
     journal = Journal.resume(resumed, path)
     levels = dict(resumed.header.get("bots", {}))
-    return _run_table(TextTable(resumed.game, levels, _read_line, _out, verbose=args.verbose, journal=journal))
+    return _run_table(TextTable(resumed.game, levels, _read_line, _out, verbose=args.verbose, journal=journal,
+                                lang=resumed.header.get("lang", "en"), polite_reminder=args.polite_reminder))
 
 
 def cmd_decks(args: argparse.Namespace) -> int:
@@ -318,6 +320,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", nargs="?", const="latest", metavar="FILE",
                    help="carry on the last unfinished game (or the saved game FILE)")
     p.add_argument("--no-save", action="store_true", help="don't keep a journal of this game")
+    p.add_argument("--lang", default="en", choices=["en", "nl"], help="language of requests and narration")
+    p.add_argument("--polite-reminder", action="store_true",
+                   help="for young players: a request without please is asked again, not played")
     _add_game_options(p)
     p.set_defaults(func=cmd_play)
 

@@ -51,7 +51,7 @@ class _DeckTables:
     building these for every game was a fifth of the cost of dealing one."""
 
     __slots__ = ("deck", "m", "nf", "card_ids", "card_index", "family_keys", "family_index", "fam_mask",
-                 "all_families", "lows", "shifts", "spread", "bit", "shuffle_steps", "asks")
+                 "all_families", "lows", "spread", "fam_low", "fam_top", "bit", "shuffle_steps", "asks")
 
     def __init__(self, deck: Deck) -> None:
         m = deck.family_size
@@ -67,8 +67,9 @@ class _DeckTables:
         self.fam_mask = tuple(((1 << m) - 1) << (f * m) for f in range(nf))
         self.all_families = (1 << nf) - 1
         self.lows = sum(1 << (f * m) for f in range(nf))  # lowest bit of each family
-        self.shifts = tuple(range(1, m))
         self.spread = (1 << m) - 1
+        self.fam_low = sum(((1 << (m - 1)) - 1) << (f * m) for f in range(nf))  # all but each family's top bit
+        self.fam_top = sum(1 << (f * m + m - 1) for f in range(nf))  # each family's top bit
         self.bit = tuple(1 << c for c in range(len(cards)))
         # (index, bound, bit count) of each step of random.shuffle over the cards: see Game._shuffled.
         self.shuffle_steps = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(cards) - 1, 0, -1))
@@ -76,6 +77,8 @@ class _DeckTables:
 
 
 _TABLES: dict[int, _DeckTables] = {}
+# (number of seats, seats holding cards) -> for each seat, the others it may ask: see Game._targets_of.
+_TARGETS: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, ...], ...]] = {}
 
 
 def _tables_for(deck: Deck) -> _DeckTables:
@@ -130,15 +133,16 @@ class Game:
         self._family_index = t.family_index
         self._family_keys = t.family_keys
         self._lows = t.lows
-        self._shifts = t.shifts
         self._spread = t.spread
+        self._fam_low = t.fam_low
+        self._fam_top = t.fam_top
         self._asks: tuple[tuple[Ask, ...], ...] | None = None  # see _ask_table
         self._bluff = rules.bluff
         self._penalty = rules.politeness_penalty
         self._surname = rules.ask_by_surname
         self._miss_to_asked = rules.after_miss == "asked"
         # A loaded position (our own copy: undo rebuilds from it), or None when dealt from the seed.
-        self._start = copy.deepcopy(start)
+        self._start = None if start is None else copy.deepcopy(start)
         self._dealer0 = self._seat_of(dealer) if dealer is not None else len(players) - 1
         self.actions: list[Action] = []
         self._reset()
@@ -164,12 +168,17 @@ class Game:
         self.stock: list[int] = []
         self.centre: list[int] = []
         self._seen = 0  # centre slots turned over and put back: their cards are public
+        # The seat to move and its name, None when the game is over; current_player is a plain attribute,
+        # set with every change of turn, because a table loop reads it before every action.
         self.turn: int | None = None
+        self.current_player: str | None = None
         self.phase = "cards"
         self.pending_flip = False
         self._flip_after: int | None = None  # who said "Not at home" before the pending flip; None: nobody to ask
         self._waiting = 0  # seats holding a dealt family to lay out at their first turn (lay_out_dealt_families off)
-        self._targets: list[tuple[int, ...]] | None = None  # see _targets_of
+        self._extras = False  # stock, centre cards or _waiting: the turn needs _settle after every change
+        self._targets: tuple[tuple[int, ...], ...] | None = None  # see _targets_of
+        self._vetted: tuple[Ask, int, int] | None = None  # see Observation.random_ask
         self.round = 0
         self.totals = [0] * n
         self.round_players: tuple[int, ...] = tuple(range(n))
@@ -242,8 +251,9 @@ class Game:
                     self._lay_out(s, dealt=True)
                 else:
                     self._waiting |= 1 << s
+        self._extras = bool(self.stock or self.centre or self._waiting)
         start = seats[d] if rules.first_player == "dealer" else seats[(d + 1) % k]
-        self.turn = None
+        self.turn = self.current_player = None
         self.phase = "cards"
         self.pending_flip = False
         if self._check_round_end():
@@ -251,15 +261,11 @@ class Game:
         if self._can_act(start):
             self._set_turn(start)
         else:
-            self.turn = start
+            self.turn, self.current_player = start, players[start]
             self._pass_turn_from(start)
         self._settle()
 
     # --------------------------------------------------------------- queries
-
-    @property
-    def current_player(self) -> str | None:
-        return None if self.turn is None or self.over else self.players[self.turn]
 
     def hand(self, player: str) -> list[str]:
         return [self._card_ids[i] for i in _bits(self.hands[self._seat_of(player)])]
@@ -306,22 +312,27 @@ class Game:
         targets = self._targets
         if targets is None:
             held = self.families if self.phase == "families" else self.hands
-            live = [t for t in self.round_players if held[t]]
-            targets = self._targets = [tuple(t for t in live if t != s) for s in range(len(self.players))]
+            key = (len(self.players), tuple([t for t in self.round_players if held[t]]))
+            targets = _TARGETS.get(key)
+            if targets is None:
+                if len(_TARGETS) >= 4096:
+                    _TARGETS.clear()
+                live = key[1]
+                targets = _TARGETS[key] = tuple(tuple([t for t in live if t != s]) for s in range(key[0]))
+            self._targets = targets
         return targets[s]
 
     def _whole_families(self, hand: int) -> int:
-        """One bit, at its lowest card, for each family complete in ``hand``."""
-        whole = hand
-        for k in self._shifts:
-            whole &= hand >> k
-        return whole & self._lows
+        """One bit, at its top card, for each family complete in ``hand``: adding 1 to a family's other
+        bits carries into its top bit only when they are all set."""
+        return ((hand & self._fam_low) + self._lows) & hand & self._fam_top
 
     def _flip_slots(self) -> list[int]:
         """Face-down centre slots the player to move may turn over.
 
         When nobody is left to ask, a slot already seen to hold a card of a family not in hand is left out:
-        turning it again changes nothing, and offering it would let the round go on for ever.
+        turning it again would change nothing, and the round could go on for ever. Then every flip either
+        keeps a card or rules a slot out, and the families in hand only shrink, so the round ends.
         """
         centre = self.centre
         slots = [i for i, c in enumerate(centre) if c >= 0]
@@ -350,13 +361,15 @@ class Game:
 
         Raises IllegalAction (and changes nothing) when the action breaks a rule.
         """
+        vetted, self._vetted = self._vetted, None
+        start = len(self.log)
         kind = type(action)
         if kind is dict:
             action = action_from_json(action)
             kind = type(action)
-        start = len(self.log)
         if kind is Ask:
-            self._ask(action)
+            # A request random_ask has just checked against this very state is not checked again.
+            self._ask_card(action, vetted if vetted is not None and vetted[0] is action else None)
         elif kind is Flip:
             self._flip(action.slot)
         elif kind is Pass:
@@ -380,40 +393,83 @@ class Game:
         for a in actions:
             self.apply(a)
 
-    def _ask(self, action: Ask) -> None:
-        if self.over:
-            raise IllegalAction("wrong_phase", "The game is over. Start a new game to play again.")
+    def _ask_card(self, action: Ask, vetted: tuple[Ask, int, int] | None = None) -> None:
+        """Check a request (unless ``vetted``: see Observation.random_ask) and answer a request for one
+        card: hand it over, or "Not at home". Whole-family requests are answered by their own methods."""
         asker = self.turn
-        if action.by is not None:
-            by = self._seat_of(action.by)
-            if by != asker:
-                raise IllegalAction(
-                    "not_your_turn", f"It is {self.players[asker]}'s turn, not {self.players[by]}'s. Please wait."
-                )
-        if self.pending_flip:
-            raise IllegalAction(
-                "wrong_phase", f"{self.players[asker]}, turn over a centre card or pass before asking again."
-            )
-        target = self._seat.get(action.target)
-        if target is None:
-            target = self._seat_of(action.target)
-        if target == asker:
-            raise IllegalAction("self", "You cannot ask yourself. Ask another player.")
-        if len(self.round_players) != len(self.players) and target not in self.round_players:
-            raise IllegalAction("target_empty", f"{self.players[target]} is not playing this round.")
-        if self.phase == "families":
-            if action.family is None:
-                raise IllegalAction(
-                    "wrong_phase", "Every family is complete: now ask for a whole family, such as: is Mr. Bun and family at home?"
-                )
-            self._ask_family_phase2(asker, target, action)
-            return
-        if action.card is not None:
-            self._ask_card(asker, target, action)
-        elif self._surname:
-            self._ask_surname(asker, target, action)
+        if vetted is not None:
+            _, target, card = vetted
         else:
-            raise IllegalAction("wrong_phase", "Ask for one card by name, such as Mrs. Bun.")
+            if asker is None:  # (the game is over)
+                raise IllegalAction("wrong_phase", "The game is over. Start a new game to play again.")
+            if action.by is not None:
+                by = self._seat_of(action.by)
+                if by != asker:
+                    raise IllegalAction(
+                        "not_your_turn", f"It is {self.players[asker]}'s turn, not {self.players[by]}'s. Please wait."
+                    )
+            if self.pending_flip:
+                raise IllegalAction(
+                    "wrong_phase", f"{self.players[asker]}, turn over a centre card or pass before asking again."
+                )
+            target = self._seat.get(action.target)
+            if target is None:
+                target = self._seat_of(action.target)
+            if target == asker:
+                raise IllegalAction("self", "You cannot ask yourself. Ask another player.")
+            if target not in self.round_players:
+                raise IllegalAction("target_empty", f"{self.players[target]} is not playing this round.")
+            if self.phase == "families":
+                if action.family is None:
+                    raise IllegalAction(
+                        "wrong_phase",
+                        "Every family is complete: now ask for a whole family, such as: is Mr. Bun and family at home?",
+                    )
+                self._ask_family_phase2(asker, target, action)
+                return
+            if action.card is None:
+                if not self._surname:
+                    raise IllegalAction("wrong_phase", "Ask for one card by name, such as Mrs. Bun.")
+                self._ask_surname(asker, target, action)
+                return
+            card = self._card_index.get(action.card)
+            if card is None:
+                raise IllegalAction("unknown_card", f"There is no card {action.card} in the {self.deck.name} deck.")
+            f = card // self._m
+            hands = self.hands
+            if not hands[target] or self._complete >> f & 1 or not hands[asker] & self._fam_mask[f]:
+                self._check_target_and_family(asker, target, f)
+            if hands[asker] >> card & 1 and not self._bluff:
+                raise IllegalAction("own_card", f"You already hold {self.deck.cards[card].name(form='short')}.")
+        cid = self._card_ids[card]
+        log = self.log
+        players = self.players
+        log.append({"type": "ask", "player": players[asker], "target": players[target], "card": cid,
+                    "polite": action.polite})
+        if self._penalty and not action.polite:
+            self._penalise(asker, target)
+            return
+        hands = self.hands
+        bit = 1 << card
+        if hands[target] & bit:
+            hands[target] ^= bit
+            hands[asker] |= bit
+            log.append({"type": "transfer", "from": players[target], "to": players[asker], "cards": [cid]})
+            # Usually the asker just asks again; anything more is _after_success's.
+            f = card // self._m
+            fm = self._fam_mask[f]
+            if hands[asker] & fm == fm or not hands[target] or self._extras:
+                self._after_success(asker, target, f)
+        else:
+            log.append({"type": "not_at_home", "player": players[target], "asker": players[asker], "card": cid})
+            if self._extras:
+                self._after_miss(asker, target)
+            elif self._miss_to_asked:
+                # The asked player has cards, and so does the asker: the new turn always has a request.
+                self.turn, self.current_player = target, players[target]
+                log.append({"type": "turn", "player": players[target]})
+            else:
+                self._pass_turn_from(asker)
 
     def _check_target_and_family(self, asker: int, target: int, f: int) -> None:
         if not self.hands[target]:
@@ -427,42 +483,6 @@ class Game:
                 f"You can only ask for a family you already have a card of,"
                 f" and you hold no card of the {family.name(form='surname')} family.",
             )
-
-    def _ask_card(self, asker: int, target: int, action: Ask) -> None:
-        """One card asked for: hand it over, or "Not at home"."""
-        card = self._card_index.get(action.card)
-        if card is None:
-            raise IllegalAction("unknown_card", f"There is no card {action.card} in the {self.deck.name} deck.")
-        f = card // self._m
-        hands = self.hands
-        if not hands[target] or self._complete >> f & 1 or not hands[asker] & self._fam_mask[f]:
-            self._check_target_and_family(asker, target, f)
-        bit = 1 << card
-        if hands[asker] & bit and not self._bluff:
-            raise IllegalAction("own_card", f"You already hold {self.deck.cards[card].name(form='short')}.")
-        cid = self._card_ids[card]
-        log = self.log
-        players = self.players
-        log.append({"type": "ask", "player": players[asker], "target": players[target], "card": cid,
-                    "polite": action.polite})
-        if self._penalty and not action.polite:
-            self._penalise(asker, target)
-            return
-        if hands[target] & bit:
-            hands[target] ^= bit
-            hands[asker] |= bit
-            log.append({"type": "transfer", "from": players[target], "to": players[asker], "cards": [cid]})
-            self._after_success(asker, target, f)
-        else:
-            log.append({"type": "not_at_home", "player": players[target], "asker": players[asker], "card": cid})
-            if self.stock or self.centre or self._waiting:
-                self._after_miss(asker, target)
-            elif self._miss_to_asked:
-                # The asked player has cards, and so does the asker: the new turn always has a request.
-                self.turn = target
-                log.append({"type": "turn", "player": players[target]})
-            else:
-                self._pass_turn_from(asker)
 
     def _ask_surname(self, asker: int, target: int, action: Ask) -> None:
         f = self._family_index.get(action.family)
@@ -536,7 +556,7 @@ class Game:
                 self.log.append({"type": "player_out", "player": self.players[target]})
         if not hands[asker] and not self.stock:
             self._pass_turn_from(asker)
-        if self.stock or self.centre or self._waiting:
+        if self._extras:
             self._settle()
 
     def _after_miss(self, asker: int, target: int) -> None:
@@ -560,6 +580,8 @@ class Game:
 
     def _draw(self, s: int) -> None:
         card = self.stock.pop()
+        if not self.stock:
+            self._extras = bool(self.centre or self._waiting)
         hands = self.hands
         if not hands[s]:
             self._targets = None
@@ -585,6 +607,7 @@ class Game:
         self.log.append({"type": "flip", "player": self.players[s], "slot": slot, "card": self._card_ids[card],
                          "kept": kept})
         self.pending_flip = False
+        asked, self._flip_after = self._flip_after, None
         if kept:
             self.centre[slot] = -1
             self._seen &= ~(1 << slot)
@@ -595,33 +618,27 @@ class Game:
                 return
         else:
             self._seen |= 1 << slot
-        self._after_flip_choice(s)
+        if asked is None:  # the flip was offered because nobody was left to ask: look at this player again
+            self._settle()
+        else:
+            self._turn_after_miss(s, asked)
 
     def _decline_flip(self) -> None:
         if self.over or not self.pending_flip:
             raise IllegalAction("wrong_phase", "There is nothing to pass on now.")
         self.pending_flip = False
-        if self._flip_after is None:
+        asked, self._flip_after = self._flip_after, None
+        if asked is None:
             # Nobody is left to ask and the player declines to turn a card: nothing more can happen.
             self._round_over()
-            return
-        self._after_flip_choice(self.turn)
-
-    def _after_flip_choice(self, s: int) -> None:
-        """After a flip or a pass: the turn goes as after the miss that offered it; when the offer came
-        because nobody was left to ask, the same player is looked at again (another flip, or the end)."""
-        target = self._flip_after
-        self._flip_after = None
-        if target is None:
-            self._settle()
         else:
-            self._turn_after_miss(s, target)
+            self._turn_after_miss(self.turn, asked)
 
     # ------------------------------------------------------------ turn flow
 
     def _set_turn(self, s: int) -> None:
         if s != self.turn:
-            self.turn = s
+            self.turn, self.current_player = s, self.players[s]
             self.log.append({"type": "turn", "player": self.players[s]})
 
     def _pass_turn_from(self, s: int) -> None:
@@ -633,8 +650,8 @@ class Game:
 
     def _settle(self) -> None:
         """Make sure the player to move can do something: lay out the families dealt to them (first turn,
-        with lay_out_dealt_families off), draw for an empty hand, pass on a turn that cannot be played,
-        draw or turn over a centre card when nobody is left to ask; end the round when nothing is possible.
+        with lay_out_dealt_families off), draw for an empty hand, pass on a turn that cannot be played
+        (the round ends when nobody can play), draw or turn over a centre card when nobody is left to ask.
 
         Every pass of the loop returns, lays out a family, draws a card or moves the turn to a player who
         holds cards (or ends the round), so it ends.
@@ -648,6 +665,7 @@ class Game:
                 return
             if self._waiting >> s & 1:
                 self._waiting &= ~(1 << s)
+                self._extras = bool(self.stock or self.centre or self._waiting)
                 self._lay_out(s, dealt=True)
                 if self._check_round_end():
                     return
@@ -669,18 +687,15 @@ class Game:
                     return
                 self._pass_turn_from(s)
                 continue
-            hand, fm, m = self.hands[s], self._fam_mask, self._m
-            if any(c >= 0 and hand & fm[c // m] for c in self.centre):
-                self.pending_flip = True
-                self._flip_after = None
-                return
-            # Every face-down card belongs to a family nobody holds: it can never be completed.
-            self._round_over()
+            # No stock and nobody else holds cards: the missing members of this player's families all lie
+            # face down in the centre, so they turn cards over (see _flip_slots for why that ends).
+            self.pending_flip = True
+            self._flip_after = None
             return
 
     def _lay_out(self, s: int, dealt: bool) -> None:
-        for low in _bits(self._whole_families(self.hands[s])):
-            self._complete_family(s, low // self._m, dealt=dealt)
+        for top in _bits(self._whole_families(self.hands[s])):
+            self._complete_family(s, top // self._m, dealt=dealt)
 
     def _complete_family(self, s: int, f: int, dealt: bool = False) -> None:
         self.hands[s] &= ~self._fam_mask[f]
@@ -713,7 +728,7 @@ class Game:
             if len(owners) == 1:
                 self._round_over()
                 return True
-            self.turn = None
+            self.turn = self.current_player = None
             self._set_turn(self.last_completer)
             return True
         self._round_over()
@@ -721,12 +736,12 @@ class Game:
 
     def _round_over(self) -> None:
         seats = self.round_players
-        scores = {self.players[s]: len(self.families[s]) for s in seats}
         if self.tiebreak:
-            # Nobody completed a family (possible only with centre cards): the tied players are still
-            # tied, so they play another sudden-death round.
+            # A sudden-death round ended with no family completed (possible only with centre cards, when
+            # the last player holding cards passes): the tied players are still tied, so they play another.
             self._decide(list(seats))
             return
+        scores = {self.players[s]: len(self.families[s]) for s in seats}
         if self.rules.match_target:
             for s in seats:
                 self.totals[s] += len(self.families[s])
@@ -751,7 +766,7 @@ class Game:
             self._next_round(tuple(leaders))
             return
         self.over = True
-        self.turn = None
+        self.turn = self.current_player = None
         self.pending_flip = False
         self.winners = [self.players[s] for s in leaders]
         self.log.append({"type": "game_over", "winners": self.winners, "scores": self.scores(),
@@ -773,7 +788,7 @@ class Game:
         self.dealer = dealer
         self.round += 1
         self.round_players = tuple(seats)
-        self.turn = None
+        self.turn = self.current_player = None
         self._deal()
 
     # ----------------------------------------------------------- positions
@@ -904,6 +919,7 @@ class Game:
         if pos["turn"] is None:
             raise PositionError("The state has no turn but the game is not over.")
         self.turn = seat(pos["turn"])
+        self.current_player = self.players[self.turn]
         self.pending_flip = pos.get("pending") == "flip"
         if self.pending_flip and pos.get("asked") is not None:
             self._flip_after = seat(pos["asked"])
@@ -920,6 +936,7 @@ class Game:
                     )
                 if whole:  # lay_out_dealt_families off: laid out at that player's first turn
                     self._waiting |= 1 << s
+        self._extras = bool(self.stock or self.centre or self._waiting)
         self._check_player_to_move()
 
     def _check_player_to_move(self) -> None:
@@ -999,12 +1016,13 @@ class Observation:
     A live view of the game: bots keep one and read it each turn.
     """
 
-    __slots__ = ("_g", "seat", "player")
+    __slots__ = ("_g", "seat", "player", "_sampler")
 
     def __init__(self, game: Game, seat: int) -> None:
         self._g = game
         self.seat = seat
         self.player = game.players[seat]
+        self._sampler: tuple[int, int, int, int, int] = (-1, 0, 0, 0, 0)  # see random_ask
 
     @property
     def deck(self) -> Deck:
@@ -1077,12 +1095,11 @@ class Observation:
         """Cards this player may ask for: the missing members of families in their hand."""
         g = self._g
         hand = g.hands[self.seat]
-        seen = hand
-        for k in g._shifts:
-            seen |= hand >> k
-        # One bit per family held, at its lowest card; multiplying spreads it over the family.
-        mask = (seen & g._lows) * g._spread
-        return mask if g._bluff else mask & ~hand
+        # Adding the low bits of each family to themselves carries into its top bit when any is set, so
+        # this puts one bit, at the top, on each family held; shifting and multiplying fills the family.
+        held = (((hand & g._fam_low) + g._fam_low) | hand) & g._fam_top
+        mask = (held >> (g._m - 1)) * g._spread
+        return mask if g._bluff else mask ^ hand
 
     def random_ask(self, rand: Callable[[], float]) -> Ask | None:
         """A uniformly random legal request, drawn with ``rand`` (a ``Random.random``): a card uniform over
@@ -1090,26 +1107,25 @@ class Observation:
         (target, card) pair is equally likely. None unless it is this player's turn to ask for one card
         (a flip due, the second phase or the ask-by-surname rule need ``legal_actions``).
 
-        This is the random bot's whole decision in one call, cheap because a random game spends most of
-        its time choosing: no list of actions is built and the Ask comes from a shared table.
+        This is the random bot's whole decision in one call, and it is most of a random game's time, so:
+        no list of actions is built, the Ask comes from a table shared by all games, what a hand may ask
+        for is kept until the hand changes, and the game is told the request is legal (``Game._vetted``),
+        so that applying it next skips the checks just made here.
         """
         g = self._g
         me = self.seat
-        if g.turn != me or g.over or g.pending_flip or g.phase != "cards" or g._surname:
+        if g.turn != me or g.pending_flip or g.phase != "cards" or g._surname:  # (no turn once over)
             return None
         hand = g.hands[me]
-        seen = hand
-        for k in g._shifts:
-            seen |= hand >> k
-        mask = (seen & g._lows) * g._spread
-        if not g._bluff:
-            mask &= ~hand
+        sampler = self._sampler
+        if sampler[0] != hand:
+            mask = self.askable_mask()
+            low = (mask & -mask).bit_length() - 1
+            sampler = self._sampler = (hand, mask, low, mask.bit_length() - low, mask.bit_count())
+        _, mask, low, span, count = sampler
         targets = g._targets[me] if g._targets is not None else g._targets_of(me)
         if not mask or not targets:
             return None
-        low = (mask & -mask).bit_length() - 1
-        span = mask.bit_length() - low
-        count = mask.bit_count()
         if 3 * count >= span:  # dense: rejection sampling over the span is cheapest
             card = low + int(rand() * span)
             while not mask >> card & 1:
@@ -1118,8 +1134,10 @@ class Observation:
             for _ in range(int(rand() * count)):
                 mask &= mask - 1
             card = (mask & -mask).bit_length() - 1
-        asks = g._asks or g._ask_table()
-        return asks[targets[int(rand() * len(targets))]][card]
+        target = targets[int(rand() * len(targets))]
+        ask = (g._asks or g._ask_table())[target][card]
+        g._vetted = (ask, target, card)
+        return ask
 
     def legal_requests(self) -> list[dict[str, str]]:
         """The things that may be asked for, each as {"card": id} or {"family": key}."""

@@ -32,9 +32,12 @@ class TextTable:
         lang: str = "en",
         verbose: bool = False,
         journal: Journal | None = None,
+        polite_reminder: bool = False,
     ) -> None:
         self.game = game
         self.journal = journal
+        # For young players: a request without "please" is asked again instead of being played.
+        self.polite_reminder = polite_reminder
         self.bot_levels = dict(bot_levels)
         self.humans = [p for p in game.players if p not in self.bot_levels]
         self.read_line = read_line
@@ -162,6 +165,9 @@ class TextTable:
                 self.say(f"Who do you want to ask for {self._what(heard)}? Say a name: {names_list(targets, 'or')}.")
                 return True
             target = targets[0]
+        if self.polite_reminder and not heard.polite:
+            self.say(f"Remember the magic word, {player}: ask again with please.")
+            return True
         if heard.confirm:
             self.pending = Understanding(**{**heard.__dict__, "target": target})
             self.say(f"Did you ask {target} for {self._what(heard)}? Say yes or no.")
