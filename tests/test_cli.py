@@ -189,3 +189,13 @@ def test_strict_politeness_penalty_passes_the_turn_kindly():
     proc = run_cli("play", "--players", "Alice,Ben", "--level", "random", "--seed", "7", "--rules", "dutch",
                    "--rule", "politeness_penalty=on", stdin="ben mr bones\nquit\n")
     assert "Alice forgot to say please, so the turn goes to Ben." in proc.stdout.splitlines()
+
+
+def test_voice_without_a_model_says_so_and_keeps_the_keyboard():
+    proc = run_cli("play", "--voice", "--asr", "vosk", "--players", "Alice,Ben", "--level", "random", "--seed", "7",
+                   "--no-save", stdin="status\nquit\n")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == ("There is no English speech model on this computer. To get one, run: voicegame models fetch en"
+                        " You can type instead.")
+    assert any(line.startswith("Alice's turn.") for line in lines) and lines[-1] == "Game stopped."

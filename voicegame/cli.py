@@ -85,8 +85,36 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     levels = {n: args.level for n in bot_names}
     journal = None if args.no_save else Journal.new(game, {"bots": levels, "lang": args.lang})
-    return _run_table(TextTable(game, levels, _read_line, _out, verbose=args.verbose, journal=journal,
-                                lang=args.lang, polite_reminder=args.polite_reminder))
+    table = TextTable(game, levels, _read_line, _out, verbose=args.verbose, journal=journal,
+                      lang=args.lang, polite_reminder=args.polite_reminder)
+    if args.voice:
+        _use_voice(table, args)
+    return _run_table(table)
+
+
+def _use_voice(table: TextTable, args: argparse.Namespace) -> None:
+    """Listen and speak instead of reading and printing; on any missing part, say so and keep the keyboard."""
+    from voicegame.speech.audio import MicrophoneSource, StdinSource, WavSource
+    from voicegame.speech.base import SpeechError
+    from voicegame.speech.recognizers import make_recognizer
+    from voicegame.speech.tts import Pyttsx3Speaker
+    from voicegame.table.voice import VoiceIO
+
+    try:
+        recognizer = make_recognizer(args.asr, args.lang)
+        if args.audio_in == "-":
+            chunks = StdinSource()
+        elif args.audio_in:
+            chunks = WavSource(args.audio_in)
+        else:
+            chunks = MicrophoneSource()
+        speaker = Pyttsx3Speaker(write=_out)
+        voice = VoiceIO(recognizer, speaker, chunks, table.understander, _out)
+    except SpeechError as exc:
+        _out(f"{exc} You can type instead.")
+        return
+    table.read_line = voice.read
+    table.write = voice.write
 
 
 def _read_line() -> str | None:
@@ -321,6 +349,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="carry on the last unfinished game (or the saved game FILE)")
     p.add_argument("--no-save", action="store_true", help="don't keep a journal of this game")
     p.add_argument("--lang", default="en", choices=["en", "nl"], help="language of requests and narration")
+    p.add_argument("--voice", action="store_true", help="speak and listen (falls back to the keyboard)")
+    p.add_argument("--asr", default="auto", help="recognizer: auto, vosk or pocketsphinx")
+    p.add_argument("--audio-in", metavar="FILE.wav|-", help="listen to a recording or raw 16 kHz PCM on stdin")
     p.add_argument("--polite-reminder", action="store_true",
                    help="for young players: a request without please is asked again, not played")
     _add_game_options(p)

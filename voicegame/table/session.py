@@ -26,7 +26,7 @@ class TextTable:
         self,
         game: Game,
         bot_levels: dict[str, str],
-        read_line: Callable[[], str | None],
+        read_line: Callable[[], str | list[str] | None],
         write: Callable[[str], None],
         *,
         lang: str = "en",
@@ -114,15 +114,17 @@ class TextTable:
 
     # ---------------------------------------------------------------- input
 
-    def handle(self, player: str, line: str) -> bool:
-        """Act on one typed line from ``player``; False means quit."""
+    def handle(self, player: str, said: str | list[str]) -> bool:
+        """Act on one typed line, or a recognizer's alternatives (best first), from ``player``;
+        False means quit."""
         g = self.game
         obs = g.observation(player)
+        line = said if isinstance(said, str) else said[0]
         if obs.phase == "flip":
             flip = self._parse_flip(line)
             if flip is not None:
                 return self._act(player, flip)
-        heard = self.understander.understand(line, asker=player, hand=g.hand(player), phase=g.phase)
+        heard = self.understander.understand(said, asker=player, hand=g.hand(player), phase=g.phase)
         pending, self.pending = self.pending, None
         if pending is not None:
             answered = self._answer_pending(player, pending, line, heard)
