@@ -10,32 +10,13 @@ preferring, among equals, the family it is closest to completing, then one it ha
 
 from __future__ import annotations
 
-import random
 
-from voicegame.bots.base import Bot
-from voicegame.bots.knowledge import Knowledge, ask_laid_out_family, bits, choose_flip, holder_probabilities
-from voicegame.engine import Action, Ask, Observation
+from voicegame.bots.knowledge import InformedBot, bits, holder_probabilities
+from voicegame.engine import Action, Ask
 
 
-class ExpertBot(Bot):
+class ExpertBot(InformedBot):
     level = "expert"
-
-    def __init__(self, observation: Observation, rng: random.Random) -> None:
-        super().__init__(observation, rng)
-        self.know = Knowledge(observation)
-        self._m = observation.deck.family_size
-        self._keys = [f.key for f in observation.deck.families]
-        self._seat = {p: i for i, p in enumerate(observation.players)}
-
-    def choose(self) -> Action:
-        obs = self.obs
-        self.know.update()
-        phase = obs.phase
-        if phase == "flip":
-            return choose_flip(obs, self.know.centre_known, self.rng)
-        if phase == "families":
-            return ask_laid_out_family(obs, self.rng)
-        return self._ask()
 
     def probabilities(self) -> dict[int, dict[int, float]]:
         """P(hidden card at location), from this seat's point of view."""

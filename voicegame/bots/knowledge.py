@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from voicegame.bots.base import Bot
 from voicegame.engine import Action, Ask, Flip, Observation, Pass
 
 __all__ = ["Knowledge", "ask_laid_out_family", "bits", "choose_flip", "holder_probabilities", "narrow"]
@@ -314,3 +315,28 @@ def choose_flip(obs: Observation, centre_known: dict[int, int], rng: random.Rand
         return Flip(rng.choice(useful))
     unseen = [s for s in slots if s not in centre_known]
     return Flip(rng.choice(unseen)) if unseen else Pass()
+
+
+class InformedBot(Bot):
+    """A bot that keeps a Knowledge of the whole public log: the shared frame of memory and expert,
+    which differ only in how they pick a card request (``_ask``)."""
+
+    def __init__(self, observation: Observation, rng: random.Random) -> None:
+        super().__init__(observation, rng)
+        self.know = Knowledge(observation)
+        self._m = observation.deck.family_size
+        self._keys = [f.key for f in observation.deck.families]
+        self._seat = {p: i for i, p in enumerate(observation.players)}
+
+    def choose(self) -> Action:
+        obs = self.obs
+        self.know.update()
+        phase = obs.phase
+        if phase == "flip":
+            return choose_flip(obs, self.know.centre_known, self.rng)
+        if phase == "families":
+            return ask_laid_out_family(obs, self.rng)
+        return self._ask()
+
+    def _ask(self) -> Action:
+        raise NotImplementedError

@@ -6,32 +6,13 @@ prefers a player who has shown (by asking) that they hold the family.
 
 from __future__ import annotations
 
-import random
 
-from voicegame.bots.base import Bot
-from voicegame.bots.knowledge import Knowledge, ask_laid_out_family, bits, choose_flip
-from voicegame.engine import Action, Ask, Observation
+from voicegame.bots.knowledge import InformedBot, bits
+from voicegame.engine import Action, Ask
 
 
-class MemoryBot(Bot):
+class MemoryBot(InformedBot):
     level = "memory"
-
-    def __init__(self, observation: Observation, rng: random.Random) -> None:
-        super().__init__(observation, rng)
-        self.know = Knowledge(observation)
-        self._m = observation.deck.family_size
-        self._keys = [f.key for f in observation.deck.families]
-        self._seat = {p: i for i, p in enumerate(observation.players)}
-
-    def choose(self) -> Action:
-        obs = self.obs
-        self.know.update()
-        phase = obs.phase
-        if phase == "flip":
-            return choose_flip(obs, self.know.centre_known, self.rng)
-        if phase == "families":
-            return ask_laid_out_family(obs, self.rng)
-        return self._ask()
 
     def _score(self, c: int, t: int) -> int:
         """3: known to be there; 2: they hold the family; 1: not ruled out; 0: known to be elsewhere."""
