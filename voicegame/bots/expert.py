@@ -10,7 +10,6 @@ preferring, among equals, the family it is closest to completing, then one it ha
 
 from __future__ import annotations
 
-
 from voicegame.bots.knowledge import InformedBot, bits, holder_probabilities
 from voicegame.engine import Action, Ask
 

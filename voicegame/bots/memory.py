@@ -6,7 +6,6 @@ prefers a player who has shown (by asking) that they hold the family.
 
 from __future__ import annotations
 
-
 from voicegame.bots.knowledge import InformedBot, bits
 from voicegame.engine import Action, Ask
 
