@@ -164,3 +164,12 @@ def test_understand_cli_prints_one_json_object_per_line(tmp_path):
     assert out[0]["card"] == "bun:mrs" and out[0]["member"] == "mrs" and out[0]["polite"] is True
     assert set(out[0]) == {"text", "intent", "target", "card", "family", "member", "polite", "confidence", "confirm",
                            "alternatives", "reason"}
+
+
+def test_jsgf_grammar_keeps_filler_words_written_in_templates():
+    """The matcher ignores fillers, but the recognizer can only hear words its grammar has:
+    "is Mr. Bun and family at home" needs its "and"."""
+    text = jsgf(load_grammar("en"), Phrases(load_deck("jaques"), tuple(PLAYERS), "en"))
+    request = next(line for line in text.splitlines() if line.startswith("<request> ="))
+    assert "( is <family> and his family at home )" in request
+    assert "( is <family> and family at home )" in request

@@ -177,11 +177,13 @@ def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True) -
     lines.append("<family> = " + alt(v for vs in phrases.families.values() for v in vs) + ";")
     polite = [w for w in grammar.fillers if w in {p[0] for p in grammar.polite if len(p) == 1}]
     please = f" [{' | '.join(sorted(polite))}]" if polite else ""
-    requests = [rule_for(seq) for seqs in grammar.requests.values() for seq in seqs]
+    # From the templates as written: the matcher ignores fillers, but "is Mr. Bun and family at
+    # home" has no path through the recognizer unless its "and" is in the grammar.
+    requests = [rule_for(seq) for ts in grammar.source["requests"].values() for t in ts for seq in expand(t)]
     lines.append("<request> = " + " | ".join(f"( {r} )" for r in sorted(set(requests))) + ";")
     top = [f"[<player>] <request>{please} [<player>]{please}"]
     if include_commands:
-        commands = [rule_for(seq) for seqs in grammar.commands.values() for seq in seqs]
+        commands = [rule_for(seq) for ts in grammar.source["commands"].values() for t in ts for seq in expand(t)]
         lines.append("<command> = " + " | ".join(f"( {c} )" for c in sorted(set(commands))) + ";")
         top.append("<command>")
     lines.append("public <utterance> = " + " | ".join(f"( {t} )" for t in top) + ";")

@@ -1,0 +1,241 @@
+"""PocketSphinx 5 recognizer restricted to the game's JSGF grammar, with a rejection test.
+
+What the choices rest on, measured on synthetic speech (40 requests each in the neural hibari-tts
+voice and espeak-ng voices, 16 kHz, the jaques deck and four players):
+
+* The grammar is rewritten before loading (``factor_jsgf``): PocketSphinx copies a rule into the
+  search graph at every reference, and the game's request rule names ``<card>`` ~30 times.
+  Grouping alternatives by what follows the slot leaves ~5 copies: 3-4x faster, same language.
+* ``bestpath`` is off: with it, finishing one utterance took 0.27 s or 28 s (lattice building,
+  varying from process to process) and the answer was no better. So there is no N-best list.
+* Wide beams (beam=pbeam=1e-60, wbeam=1e-40): +0 on the neural voice and espeak en-us, +1-2/40
+  on espeak en-gb and en+f3, for ~40% more time; kept, as the whole still runs at ~0.09 real time.
+* A noise floor where the audio is pure digital silence (synthetic pauses, padding): -60 dBFS
+  lifted espeak en-us from 13 to 21/40 and left the neural voice at 39/40; -50 dBFS cost the
+  neural voice 1-6/40 and can make silence decode as a trailing player's name.
+* Rejection: a grammar always yields some in-grammar phrase. A free phone loop decodes the same
+  audio alongside; how much worse the grammar path scores per speech frame tells chatter ("pass
+  the juice please" decodes as "master dose please") from requests. Below ``REJECT_MARGIN`` the
+  hypothesis is dropped, so the Hearing has no alternatives. The threshold is tuned on the neural
+  voice; espeak's robotic voices score far lower and are nearly all rejected (``last_margin``
+  tells what a voice scores, to calibrate ``reject_margin``).
+* The cepstral mean adapts from utterance to utterance (PocketSphinx's live CMN): the first
+  utterance from a new voice or microphone is the least reliable.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import time
+
+import numpy as np
+
+from voicegame.speech.base import Alternative, Hearing, Recognizer, SpeechError
+from voicegame.speech.pronounce import pronounce_all
+
+__all__ = ["CONFIRM_BELOW", "PocketSphinxRecognizer", "REJECT_MARGIN", "factor_jsgf", "jsgf_words"]
+
+BEAMS = {"beam": 1e-60, "pbeam": 1e-60, "wbeam": 1e-40}
+NOISE_FLOOR_DB = -60.0
+_SILENT_PEAK = 2  # a 10 ms block whose samples stay within +-2 is digital silence, not a microphone
+_BLOCK = 160  # samples: 10 ms, one feature frame
+# Grammar-minus-phone-loop score per speech frame (log base 1.0001). Neural voice, 40 requests and
+# 40 chatter/unknown-card lines: requests -9.4..+8.3; chatter that the matcher took for a move
+# -43..-22 but for one at -5.9 ("Cara wants Mr. Grits"); unknown cards -19..-4.
+REJECT_MARGIN = -12.0
+_MARGIN_SCALE = 5.0  # confidence = logistic((margin - REJECT_MARGIN) / scale): 0.5 at the threshold
+CONFIRM_BELOW = 0.75  # suggested: ask before acting below this confidence (margin under about -6.5)
+_NOT_WORDS = re.compile(r"<[^>]*>|/[^/]*/|[()\[\]|;*+=]")
+
+
+def jsgf_words(jsgf: str) -> set[str]:
+    """The words a JSGF grammar's rules use (rule names, weights and operators removed)."""
+    words: set[str] = set()
+    for line in jsgf.splitlines():
+        if "=" in line:
+            words.update(_NOT_WORDS.sub(" ", line.split("=", 1)[1]).split())
+    return words
+
+
+def factor_jsgf(jsgf: str) -> str:
+    """The same language with far fewer copies of big rules: in a rule made of flat alternatives
+    ``( words <ref> words )``, alternatives that end alike after their last reference share it:
+    ``( is <card> at home ) | ( my question is for <player> is <card> at home )`` becomes
+    ``( ( is | my question is for <player> is ) <card> at home )``."""
+    out = []
+    for line in jsgf.splitlines():
+        m = re.fullmatch(r"((?:public )?<[\w.]+> = )(\(.*\));", line)
+        alts = [a.strip() for a in m.group(2).split("|")] if m else []
+        if not m or not all(a.startswith("(") and a.endswith(")") for a in alts) \
+                or any(c in a[1:-1] for a in alts for c in "()[]"):
+            out.append(line)
+            continue
+        groups: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+        for alt in alts:
+            tokens = alt[1:-1].split()
+            refs = [i for i, t in enumerate(tokens) if t.startswith("<")]
+            cut = refs[-1] if refs else len(tokens)
+            groups.setdefault(tuple(tokens[cut:]), []).append(tuple(tokens[:cut]))
+        parts = []
+        for tail, heads in groups.items():
+            said = [" ".join(h) for h in heads if h]
+            if not tail or len(said) <= 1 and len(heads) == 1:
+                parts.extend(f"( {' '.join(h + tail)} )" for h in heads)
+                continue
+            body = " | ".join(said)
+            head = "" if not said else f"[ {body} ] " if len(said) < len(heads) else f"( {body} ) "
+            parts.append(f"( {head}{' '.join(tail)} )")
+        out.append(m.group(1) + " | ".join(parts) + ";")
+    return "\n".join(out) + "\n"
+
+
+class PocketSphinxRecognizer(Recognizer):
+    """Streaming grammar recognition (PocketSphinx 5, its bundled en-us model) with a phone-loop
+    decoder alongside for confidence. Roughly 70 MiB per decoder; ~0.1 s to load."""
+
+    name = "pocketsphinx"
+
+    def __init__(self, reject_margin: float | None = REJECT_MARGIN) -> None:
+        """``reject_margin``: the rejection threshold (None: never reject, e.g. to measure the grammar alone)."""
+        try:
+            import pocketsphinx
+        except ImportError:
+            raise SpeechError("PocketSphinx is not installed. Install it with: pip install pocketsphinx") from None
+        model = pocketsphinx.get_model_path()
+        common = dict(BEAMS, hmm=os.path.join(model, "en-us", "en-us"), bestpath=False, loglevel="FATAL")
+        try:
+            self._grammar = pocketsphinx.Decoder(lm=None, dict=os.path.join(model, "en-us", "cmudict-en-us.dict"),
+                                                 **common)
+            # lw 2: the phone bigram only lightly constrains the loop (measured: any lw 0.5-4 works alike).
+            self._loop = pocketsphinx.Decoder(lm=None, allphone=os.path.join(model, "en-us", "en-us-phone.lm.bin"),
+                                              lw=2.0, **common)
+        except (RuntimeError, ValueError) as exc:
+            raise SpeechError(f"PocketSphinx could not load its English model ({exc}). "
+                              "Reinstall it with: pip install --force-reinstall pocketsphinx") from None
+        self._logmath = self._grammar.get_logmath()
+        self.reject_margin = reject_margin
+        self.last_margin = -math.inf  # of the last finished utterance: to calibrate the threshold for a voice
+        self.added: dict[str, str] = {}  # words given a pronunciation here -> phones
+        self._has_grammar = False
+        self._in_utt = False
+        self._pending = b""
+        self._last_partial = ""
+        self._ms = 0.0
+        self._rng = np.random.default_rng(0)
+
+    # ------------------------------------------------------------ grammar
+
+    def missing_words(self, words: list[str]) -> list[str]:
+        """Words neither in the dictionary nor given a pronunciation by ``pronounce``."""
+        unknown = [w for w in dict.fromkeys(words) if self._grammar.lookup_word(w) is None]
+        found = pronounce_all(unknown, self._grammar.lookup_word)
+        return [w for w in unknown if w not in found]
+
+    def set_grammar(self, words: list[str], jsgf: str) -> None:
+        """Load the grammar; words the dictionary lacks get derived pronunciations first (a JSGF
+        word without one fails the whole grammar). Drops any utterance in progress."""
+        self.reset()
+        vocabulary = sorted(set(words) | jsgf_words(jsgf))
+        unknown = [w for w in vocabulary if self._grammar.lookup_word(w) is None]
+        for word, phones in pronounce_all(unknown, self._grammar.lookup_word).items():
+            try:
+                self._grammar.add_word(word, phones, False)
+                self.added[word] = phones
+            except RuntimeError:
+                pass  # already there: PocketSphinx refuses to add a word twice
+        still = [w for w in unknown if self._grammar.lookup_word(w) is None]
+        try:
+            self._grammar.add_jsgf_string("game", factor_jsgf(jsgf))
+        except ValueError:
+            detail = f" These words have no pronunciation: {', '.join(still)}." if still else ""
+            raise SpeechError(f"The speech grammar could not be loaded.{detail} "
+                              "Speech is off; type your requests instead.") from None
+        self._grammar.activate_search("game")
+        self._has_grammar = True
+
+    # ------------------------------------------------------------ audio
+
+    def start(self) -> None:
+        if not self._has_grammar:
+            raise SpeechError("The recognizer has no grammar yet (set_grammar comes first).")
+        self.reset()
+        self._grammar.start_utt()
+        self._loop.start_utt()
+        self._in_utt = True
+        # Seeded per utterance: the same audio gets the same noise, whatever the chunking.
+        self._rng = np.random.default_rng(0)
+
+    def feed(self, pcm: bytes) -> Hearing | None:
+        """Decode whole 10 ms blocks as they arrive; a partial Hearing when the best path changed."""
+        if not self._in_utt:
+            self.start()
+        t0 = time.perf_counter()
+        data = self._pending + pcm
+        usable = len(data) - len(data) % (2 * _BLOCK)
+        self._pending = data[usable:]
+        if usable:
+            self._process(data[:usable])
+        hyp = self._grammar.hyp()
+        text = hyp.hypstr if hyp is not None else ""
+        self._ms += (time.perf_counter() - t0) * 1000
+        if text and text != self._last_partial:
+            self._last_partial = text
+            return Hearing((Alternative(text, 0.0),), decode_ms=round(self._ms, 1), final=False)
+        return None
+
+    def finish(self) -> Hearing:
+        if not self._in_utt:
+            return Hearing()
+        t0 = time.perf_counter()
+        if self._pending:
+            self._process(self._pending)
+            self._pending = b""
+        self._grammar.end_utt()
+        self._loop.end_utt()
+        self._in_utt = False
+        alternatives: tuple[Alternative, ...] = ()
+        hyp = self._grammar.hyp()
+        self.last_margin = -math.inf
+        if hyp is not None and hyp.hypstr:
+            margin = self.last_margin = self._margin(hyp.score)
+            confidence = 1.0 / (1.0 + math.exp(max(-50.0, min(50.0, (REJECT_MARGIN - margin) / _MARGIN_SCALE))))
+            if self.reject_margin is None or margin >= self.reject_margin:
+                alternatives = (Alternative(hyp.hypstr, round(confidence, 3)),)
+        self._ms += (time.perf_counter() - t0) * 1000
+        return Hearing(alternatives, decode_ms=round(self._ms, 1), final=True)
+
+    def reset(self) -> None:
+        if self._in_utt:
+            self._grammar.end_utt()
+            self._loop.end_utt()
+        self._in_utt = False
+        self._pending = b""
+        self._last_partial = ""
+        self._ms = 0.0
+
+    # ------------------------------------------------------------ inner
+
+    def _process(self, pcm: bytes) -> None:
+        samples = np.frombuffer(pcm, "<i2")
+        whole = len(samples) - len(samples) % _BLOCK
+        blocks = samples[:whole].reshape(-1, _BLOCK)
+        silent = np.abs(blocks.astype(np.int32)).max(axis=1) <= _SILENT_PEAK
+        if silent.any():
+            blocks = blocks.copy()
+            amplitude = 32768.0 * 10 ** (NOISE_FLOOR_DB / 20)
+            noise = self._rng.normal(0.0, amplitude, (int(silent.sum()), _BLOCK))
+            blocks[silent] = np.clip(blocks[silent] + np.round(noise), -32768, 32767).astype("<i2")
+        audio = blocks.tobytes() + samples[whole:].tobytes()
+        self._grammar.process_raw(audio, False, False)
+        self._loop.process_raw(audio, False, False)
+
+    def _margin(self, grammar_score: float) -> float:
+        """How much worse the grammar path scores than the free phone loop, per speech frame."""
+        loop = self._loop.hyp()
+        if loop is None or grammar_score <= 0 or loop.score <= 0:
+            return -math.inf
+        speech = sum(s.end_frame - s.start_frame + 1 for s in (self._grammar.seg() or ())
+                     if not s.word.startswith(("<", "[", "(", "+")))
+        return (self._logmath.log(grammar_score) - self._logmath.log(loop.score)) / max(speech, 10)
