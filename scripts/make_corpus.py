@@ -1,0 +1,318 @@
+"""Synthesize the voice corpus: spoken requests and table chatter, with what each should mean.
+
+    python scripts/make_corpus.py                       # into /tmp/voicegame-corpus (about a minute)
+    python scripts/make_corpus.py --out DIR --seed 1
+    python scripts/make_corpus.py --noisy-files         # also write every noise condition as a WAV
+
+Needs ``pip install -e '.[bench]'`` (hibari-tts) and espeak-ng. Audio is never committed: it is
+rebuilt from this script. The game: the jaques deck, players Alice, Ben, Cara and Dan, Alice
+asking, with a hand that makes the request legal (the Understander is given it, as the table does).
+
+What is in it:
+
+* requests: phrasings drawn from the templates of ``grammars/en.toml`` with random choices for
+  their optional and alternative words, the card said in full ("Mrs. Bun the Baker's Wife"),
+  short ("Mrs. Bun") or by trade ("the baker's wife"), the player first, last or inside the
+  template, "please" now and then; a fifth of them are second-phase requests for whole families.
+  Each text is first checked as text: a line the Understander would not act on correctly as
+  typed is dropped (voice errors should not be mixed with matcher errors).
+* chatter: table talk that is not a request, and requests for cards not in the deck ("Mr.
+  Strong"); checked as text not to be a move. Expected intent "none".
+
+Every text is spoken twice: by the hibari-tts neural voice and by one of several espeak-ng voices
+(through the game's own pyttsx3 engine), each at one of three speeds. The clean renders are WAV
+files; noise conditions (white and babble at 20, 10 and 5 dB SNR) are manifest lines that name the
+clean file and the noise (kind, SNR, seed), mixed when read (``render.mix_noise``), unless
+``--noisy-files`` writes them out too. espeak-ng voices get the clean, 10 dB white and 10 dB babble
+conditions only: they fit the acoustic model badly, and the benchmark time goes to the neural voice.
+
+``manifest.jsonl``, one JSON object per recording and condition: id, file (relative to the folder),
+text, kind (request/chatter), voice, family (neural/espeak), speed, rate (espeak words a minute),
+condition, noise, phase, expect {intent, target, card, family}, asker, hand, players, deck.
+
+Reproducible: the same seed gives the same texts, voices, hands and noise, and the neural voice the
+same samples. The espeak-ng renders through pyttsx3 vary by a few milliseconds from run to run
+(measured; the espeak-ng command line does not), so keep a corpus folder to compare runs exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import time
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run from a checkout without installing
+    sys.path.insert(0, str(ROOT))
+
+from voicegame.decks import load_deck  # noqa: E402
+from voicegame.speech.render import ESPEAK_RATE, mix_noise, speech_pcm, write_wav  # noqa: E402
+from voicegame.understanding import Understander, load_grammar  # noqa: E402
+
+DEFAULT_OUT = Path("/tmp/voicegame-corpus")
+DECK = "jaques"
+PLAYERS = ("Alice", "Ben", "Cara", "Dan")
+ASKER = "Alice"
+# espeak-ng 1.51 voice names as pyttsx3 takes them ("en" is British; "en-gb" is refused).
+ESPEAK_VOICES = ("en-us", "en", "en+f3", "en-gb-scotland", "en-gb-x-rp+m3", "en-us+f2", "en-029", "en-us-nyc")
+NEURAL_SPEEDS = (0.9, 1.0, 1.15)
+ESPEAK_SPEEDS = (0.85, 1.0, 1.2)
+NOISES = [(kind, snr) for kind in ("white", "babble") for snr in (20, 10, 5)]
+ESPEAK_NOISES = [("white", 10), ("babble", 10)]
+HAND_SIZE = 8
+
+# Table talk at a family card game: none of it is a request for a card of the deck.
+TABLE_TALK = [
+    "Whose idea was it to play this game?", "Can somebody open the window?", "I love this game.",
+    "Ben, stop peeking at my cards!", "Cara, you're sitting on the cushion.", "Dan, it's not your go yet.",
+    "My cards are all sticky.", "Is there any more lemonade?", "I need the toilet.",
+    "Who wants a biscuit?", "Let's play another round after this one.", "Grandma is coming for tea later.",
+    "That was a clever move.", "I'm going to win this time.", "You always win, it isn't fair.",
+    "Can we stop after this game?", "Be quiet, I'm thinking.", "Who keeps kicking me under the table?",
+    "Ben, tell Dan to sit still.", "Mum said we have to finish by seven.", "The dog wants to play too.",
+    "Alice, your shoelace is undone.", "I dropped a card on the floor.", "Has anyone seen the remote?",
+    "Cara, pass me the crisps.", "Dan, you've got crumbs on your jumper.", "What's for dinner tonight?",
+    "I think it's going to rain tomorrow.", "We went to the seaside on Saturday.",
+    "My sister has a new bicycle.", "The baker's shop on our street closed down.",
+    "I don't like the butcher's shop, it smells funny.", "My uncle is a real doctor.",
+    "Our teacher read us a story about a chimney.", "Ben, can I borrow your pencil?",
+    "Cara, do you want to swap seats?", "Dan, have you finished your homework?",
+    "Is your cat called Whiskers?", "Where did I put my glasses?", "I've got a wobbly tooth.",
+    "Ben, are you going to the party on Friday?", "Cara, can you reach the light switch?",
+    "This is taking ages.", "Hurry up, it's been your turn for ever.", "Shuffle them again please.",
+    "Did you see that film about the penguins?", "Let me think for a moment.", "Hmm, I'm not sure.",
+    "Oh no, not again.", "Ha, that's funny.", "Dan, you're cheating!", "I'm hungry.",
+    "Can I have a glass of water please?", "Ben, may I have the salt please?",
+    "Cara, can I have a tissue please?", "Dan, have you got a spare rubber band?",
+    "Is the kettle on?", "Is Grandpa asleep on the sofa again?", "Is the milkman coming tomorrow?",
+    "The painter came to do the kitchen.", "My mum's friend is a tailor.",
+    "We should invite the neighbours next time.", "I can hear the ice cream van.",
+    "It's getting dark outside.", "Who is going to tidy up afterwards?",
+    "Ben, your phone is ringing.", "Cara, your hair looks nice today.", "Dan, pick up your cards.",
+    "Alice, it's not fair that you always go first.", "Everybody be quiet for a minute.",
+    "I'm cold, can somebody close the door?", "Look at the time!", "We need more chairs.",
+    "Can we play snap instead?", "I'll be the banker next time.",
+]
+# Requests for cards that are not in the jaques pack (other packs, TV, nonsense): no move either.
+NOT_IN_DECK = [
+    "Ben, is Mr. Strong at home?", "Cara, may I have Mrs. Plum?", "Dan, have you got Miss Muffet?",
+    "Is Mr. Tickle at home, Ben?", "Ask Cara for Master Frost.", "Dan, do you have Mrs. Pepper?",
+    "Ben, may I have Miss Honey the Beekeeper's Daughter?", "Is Mr. Greedy at home, Cara?",
+    "Dan, is Mrs. Brown the Gardener's Wife at home?", "Cara, have you got Master Sprout?",
+    "Ben, do you have the fisherman's son?", "Is the postman's daughter at home, Dan?",
+    "Cara, may I have the farmer's wife please?", "Ask Ben for the fireman.",
+    "Dan, is Mr. Happy at home?", "Ben, have you got Miss Marple?", "Is Mrs. Smith at home, Cara?",
+    "Dan, may I have Mr. Jelly the Jester?", "Cara, is the Jones family at home?",
+    "Ben, do you have Master Chef?", "Is Miss Daisy at home, Dan?", "Cara, may I have the Queen of Hearts?",
+    "Ben, is the Green family at home?", "Dan, have you got Mr. Noisy?", "Ask Cara for Mrs. Wobble.",
+    "Is Granny Smith at home, Ben?", "Dan, do you have Mr. Bean?", "Cara, have you got the sailor's wife?",
+    "Ben, may I have the pilot's daughter please?", "Is Mrs. Twit at home, Dan?",
+]
+
+
+# ------------------------------------------------------------------ phrasing from the templates
+
+
+def _choose(template: str, rng: random.Random) -> str:
+    """One phrasing of a template: each [optional] kept or not, one of each (a | b) taken."""
+    tokens = re.findall(r"\{\w+\}|[\[\]()|]|[^\s\[\]()|]+", template)
+    pos = 0
+
+    def seq(stop: set[str]) -> list[str]:
+        nonlocal pos
+        out: list[str] = []
+        while pos < len(tokens) and tokens[pos] not in stop:
+            tok = tokens[pos]
+            pos += 1
+            if tok in "[(":
+                close = "]" if tok == "[" else ")"
+                options = []
+                while True:
+                    options.append(seq({"|", close}))
+                    sep = tokens[pos]
+                    pos += 1
+                    if sep == close:
+                        break
+                if tok == "[":
+                    options.append([])
+                out += rng.choice(options)
+            else:
+                out.append(tok)
+        return out
+
+    return " ".join(seq(set()))
+
+
+def _card_name(card, rng: random.Random) -> str:
+    full, short = card.name("en", "full"), card.name("en", "short")
+    forms = [full, short, short]
+    if full.startswith(short + " "):
+        forms.append(full[len(short) + 1:].lower())  # "the baker's wife": by trade
+    return rng.choice(forms)
+
+
+def _family_name(template: str, family, member_card, rng: random.Random) -> str:
+    """"Mr. Bun and family", "the whole Buns", "Bun the Baker": whichever the template reads well with."""
+    surname = family.name("en", "surname")
+    if "and" in template.split():
+        return rng.choice([surname, family.name("en", "name"), member_card.name("en", "short")])
+    if "the [whole]" in template:
+        return rng.choice([surname, family.name("en", "plural")])
+    return rng.choice([surname, family.name("en", "name")])
+
+
+_QUESTION_STARTS = {"is", "are", "may", "can", "could", "do", "did", "have", "would"}
+
+
+def _phrase(template: str, slot: str, name: str, target: str, rng: random.Random) -> str:
+    """A written sentence: the template's words, the name, the player first, last or where the
+    template puts it, sometimes "please"."""
+    words = re.sub(r"\bi\b", "I", _choose(template, rng)).replace("{" + slot + "}", name)
+    mark = "?" if words.split()[0] in _QUESTION_STARTS else "."
+    please = ", please" if rng.random() < 0.25 and "please" not in words else ""
+    if "{player}" in words:
+        text = words.replace("{player}", target) + please.replace(",", "") + mark
+    elif rng.random() < 0.5:
+        text = f"{target}, {words}{please}{mark}"
+    else:
+        text = f"{words}{please}, {target}{mark}"
+    return text[0].upper() + text[1:]
+
+
+def _hand(deck, card_id: str | None, rng: random.Random) -> list[str]:
+    """Alice's hand for a request of ``card_id``: another card of its family, never the card itself."""
+    ids = [c.id for c in deck.cards]
+    if card_id is None:
+        return sorted(rng.sample(ids, HAND_SIZE))
+    family = card_id.split(":")[0]
+    same = [c for c in ids if c.split(":")[0] == family and c != card_id]
+    hand = {rng.choice(same)}
+    others = [c for c in ids if c != card_id and c not in hand]
+    hand.update(rng.sample(others, HAND_SIZE - 1))
+    return sorted(hand)
+
+
+def requests(n: int, rng: random.Random) -> tuple[list[dict], int]:
+    """``n`` request lines (a fifth for whole families in the second phase) that the
+    Understander acts on correctly as text, and how many candidates were dropped."""
+    deck = load_deck(DECK)
+    understander = Understander(deck, PLAYERS)
+    source = load_grammar("en").source["requests"]
+    targets = [p for p in PLAYERS if p != ASKER]
+    lines, dropped, seen = [], 0, set()
+    n_family = n // 5
+    while len(lines) < n:
+        target = rng.choice(targets)
+        if len(lines) < n_family:
+            family = rng.choice(deck.families)
+            member = rng.choice(family.cards)
+            template = rng.choice(source["ask_family"])
+            text = _phrase(template, "family", _family_name(template, family, member, rng), target, rng)
+            expect = {"intent": "ask_family", "target": target, "card": None, "family": family.key}
+            phase, hand = "families", None
+        else:
+            card = rng.choice(deck.cards)
+            template = rng.choice(source["ask"])
+            text = _phrase(template, "card", _card_name(card, rng), target, rng)
+            expect = {"intent": "ask", "target": target, "card": card.id, "family": None}
+            phase, hand = "cards", _hand(deck, card.id, rng)
+        if text in seen:
+            continue
+        seen.add(text)
+        got = understander.understand(text, asker=ASKER, hand=hand, phase=phase)
+        if not (got.is_move and (got.intent, got.target, got.card, got.family) == tuple(expect.values())):
+            dropped += 1
+            continue
+        lines.append({"kind": "request", "text": text, "phase": phase, "expect": expect, "hand": hand})
+    return lines, dropped
+
+
+def chatter(rng: random.Random) -> tuple[list[dict], int]:
+    deck = load_deck(DECK)
+    understander = Understander(deck, PLAYERS)
+    lines, dropped = [], 0
+    for text in TABLE_TALK + NOT_IN_DECK:
+        hand = _hand(deck, None, rng)
+        if understander.understand(text, asker=ASKER, hand=hand).is_move:
+            dropped += 1
+            continue
+        lines.append({"kind": "chatter", "text": text, "phase": "cards", "hand": hand,
+                      "expect": {"intent": "none", "target": None, "card": None, "family": None}})
+    return lines, dropped
+
+
+# ------------------------------------------------------------------ rendering
+
+
+def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool = False,
+          progress=print) -> Path:
+    """Render the corpus into ``out``; returns the manifest's path."""
+    rng = random.Random(seed)
+    reqs, dropped_requests = requests(n_requests, rng)
+    chat, dropped_chatter = chatter(rng)
+    (out / "clean").mkdir(parents=True, exist_ok=True)
+    if noisy_files:
+        (out / "noisy").mkdir(exist_ok=True)
+    manifest = out / "manifest.jsonl"
+    t0 = time.perf_counter()
+    rows = 0
+    with open(manifest.with_suffix(".part"), "w", encoding="utf-8") as fh:
+        for i, line in enumerate(reqs + chat):
+            espeak = ESPEAK_VOICES[i % len(ESPEAK_VOICES)]
+            for family, voice, speed, noises in (
+                    ("neural", "hibari", rng.choice(NEURAL_SPEEDS), NOISES),
+                    ("espeak", espeak, rng.choice(ESPEAK_SPEEDS), ESPEAK_NOISES)):
+                base = f"{line['kind'][0]}{i:03d}-{voice.replace('+', '_')}"
+                pcm = speech_pcm(line["text"], voice, speed)
+                write_wav(out / "clean" / f"{base}.wav", pcm)
+                for noise in [None] + noises:
+                    condition = "clean" if noise is None else f"{noise[0]}-{noise[1]}"
+                    row_id = f"{base}-{condition}"
+                    noise_spec = None if noise is None else {"kind": noise[0], "snr_db": noise[1],
+                                                            "seed": zlib.crc32(f"{seed}|{row_id}".encode())}
+                    file = f"clean/{base}.wav"
+                    if noise_spec and noisy_files:
+                        file = f"noisy/{base}-{condition}.wav"
+                        write_wav(out / file, mix_noise(pcm, noise[1], noise[0], noise_spec["seed"]))
+                    row = {"id": row_id, "file": file, "text": line["text"], "kind": line["kind"],
+                           "voice": voice, "family": family, "speed": speed,
+                           "rate": round(ESPEAK_RATE * speed) if family == "espeak" else None,
+                           "condition": condition, "noise": noise_spec, "phase": line["phase"],
+                           "expect": line["expect"], "asker": ASKER, "hand": line["hand"],
+                           "players": list(PLAYERS), "deck": DECK}
+                    fh.write(json.dumps(row) + "\n")
+                    rows += 1
+            if (i + 1) % 50 == 0:
+                progress(f"  {i + 1} of {len(reqs) + len(chat)} texts rendered ({time.perf_counter() - t0:.0f} s)")
+    manifest.with_suffix(".part").replace(manifest)
+    summary = {"seed": seed, "requests": len(reqs), "requests_dropped_as_text": dropped_requests,
+               "chatter": len(chat), "chatter_dropped_as_text": dropped_chatter,
+               "recordings": 2 * (len(reqs) + len(chat)), "manifest_rows": rows,
+               "seconds": round(time.perf_counter() - t0, 1)}
+    (out / "corpus.json").write_text(json.dumps(summary, indent=2) + "\n")
+    progress(f"{summary['recordings']} recordings ({len(reqs)} requests and {len(chat)} chatter lines, each in "
+             f"two voices), {rows} manifest rows, in {summary['seconds']} s -> {manifest}")
+    if dropped_requests or dropped_chatter:
+        progress(f"dropped as text: {dropped_requests} request phrasings the Understander did not act on "
+                 f"correctly, {dropped_chatter} chatter lines it took for a move")
+    return manifest
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"folder to write (default {DEFAULT_OUT})")
+    ap.add_argument("--requests", type=int, default=160, help="request texts, each spoken twice (default 160)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--noisy-files", action="store_true", help="write every noise condition as a WAV file too")
+    args = ap.parse_args(argv)
+    build(args.out, n_requests=args.requests, seed=args.seed, noisy_files=args.noisy_files)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
