@@ -12,6 +12,7 @@ import pytest
 
 from voicegame.bots import make_bot
 from voicegame.engine import Game, profile
+from voicegame.table.output import Lines
 from voicegame.table.session import TextTable
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,7 +125,7 @@ def _scripted_game(humans: list[str], bots: int, seed: int) -> tuple[list[str], 
         typed.append(phrasings[len(typed) % 3])
         return typed[-1]
 
-    TextTable(game, {n: "random" for n in bot_names}, read_line, printed.append).run()
+    TextTable(game, {n: "random" for n in bot_names}, read_line, Lines(printed.append)).run()
     assert game.over
     return typed, printed
 

@@ -20,6 +20,7 @@ from voicegame.decks import DeckError, builtin_decks, load_deck
 from voicegame.engine import PROFILES, Game, IllegalAction, PositionError, RuleError, Rules, action_from_json, profile
 from voicegame.engine.rules import parse_rule_value
 from voicegame.table.journal import Journal, JournalError, latest_journal, load_journal
+from voicegame.table.output import Lines
 from voicegame.table.session import TextTable
 from voicegame.understanding import GrammarError, Understander, Understanding, normalize
 from voicegame.understanding.words import similarity
@@ -82,39 +83,100 @@ def cmd_play(args: argparse.Namespace) -> int:
         return _fail("A game needs at least 2 players: add --players Alice,Ben or --bots 2.")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     game = Game(players, rules=rules, deck=deck, seed=seed)
-
     levels = {n: args.level for n in bot_names}
     journal = None if args.no_save else Journal.new(game, {"bots": levels, "lang": args.lang})
-    table = TextTable(game, levels, _read_line, _out, verbose=args.verbose, journal=journal,
-                      lang=args.lang, polite_reminder=args.polite_reminder)
-    if args.voice:
-        _use_voice(table, args)
+    return _play(game, levels, args.lang, journal, args)
+
+
+def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None, args: argparse.Namespace) -> int:
+    """Set the table up (typing, or voice when asked for or available) and run it."""
+    humans = [p for p in game.players if p not in levels]
+    try:
+        seats = _seats(args.seat or [], humans)
+    except ValueError as exc:
+        return _fail(str(exc))
+    table = TextTable(game, levels, _read_line, Lines(_out), verbose=args.verbose, journal=journal, lang=lang,
+                      polite_reminder=args.polite_reminder, history=not args.no_history)
+    if not (args.voice is not False and humans and _use_voice(table, args, seats)):
+        channels = {p: _seat_channel(p, where) for p, where in seats.items()}
+        table.out = Lines(_out, {p: c for p, c in channels.items() if c is not None})
     return _run_table(table)
 
 
-def _use_voice(table: TextTable, args: argparse.Namespace) -> None:
-    """Listen and speak instead of reading and printing; on any missing part, say so and keep the keyboard."""
-    from voicegame.speech.audio import MicrophoneSource, StdinSource, WavSource
+def _seats(specs: list[str], humans: list[str]) -> dict[str, str]:
+    """``--seat NAME=WHERE`` options: WHERE is terminal, none, or an audio output (name or index)."""
+    seats = {}
+    for spec in specs:
+        name, sep, where = spec.partition("=")
+        if not sep or not where.strip():
+            raise ValueError(f"Write a seat as NAME=WHERE, for example Alice=terminal or Alice=USB Headset (not {spec!r}).")
+        found = [h for h in humans if h.casefold() == name.strip().casefold()]
+        if not found:
+            raise ValueError(f"There is no human player called {name.strip()} for --seat. "
+                             f"The human players are {', '.join(humans) or 'none'}.")
+        seats[found[0]] = where.strip()
+    return seats
+
+
+def _seat_channel(player: str, where: str):
+    """Where ``player``'s private lines go: printed only (terminal), or spoken on their own audio
+    output (headphones); None: the table's own channel."""
+    if where.casefold() == "none":
+        return None
+    if where.casefold() == "terminal":
+        return _out
+    from voicegame.speech.audio import PcmOutput
     from voicegame.speech.base import SpeechError
-    from voicegame.speech.recognizers import make_recognizer
     from voicegame.speech.tts import Pyttsx3Speaker
-    from voicegame.table.voice import VoiceIO
 
     try:
-        recognizer = make_recognizer(args.asr, args.lang)
+        speaker = Pyttsx3Speaker(output=PcmOutput(where), write=lambda line: _out(f"({player}) {line}"))
+    except SpeechError as exc:
+        _out(f"{player}'s headphones: {exc} {player}'s private lines will be shown on the screen.")
+        return _out
+    return speaker.say
+
+
+def _use_voice(table: TextTable, args: argparse.Namespace, seats: dict[str, str]) -> bool:
+    """Listen and speak instead of reading and printing; True if the table now does. Asked for
+    (--voice): on any missing part, say so and keep the keyboard. By default: only when a
+    microphone and a recognizer are there and the game runs in a terminal, else quietly typing."""
+    from voicegame.speech.audio import MicrophoneSource, StdinSource, WavSource, audio_devices
+    from voicegame.speech.base import SpeechError
+    from voicegame.speech.recognizers import make_recognizer
+    from voicegame.speech.tts import Pyttsx3Speaker, assign_voices
+    from voicegame.table.voice import VoiceIO
+
+    asked = args.voice is True
+    try:
+        if not asked and not (sys.stdin.isatty() and not args.audio_in and audio_devices()[0]):
+            return False
+        recognizer = make_recognizer(args.asr, table.narrator.lang)
         if args.audio_in == "-":
             chunks = StdinSource()
         elif args.audio_in:
             chunks = WavSource(args.audio_in)
         else:
             chunks = MicrophoneSource()
-        speaker = Pyttsx3Speaker(write=_out)
-        voice = VoiceIO(recognizer, speaker, chunks, table.understander, _out)
+        narrator, bot_voices = assign_voices(list(table.bot_levels), table.narrator.lang)
+        narrator.rate = args.rate or narrator.rate
+        speaker = Pyttsx3Speaker(narrator, write=_out, echo=False)
+        humans = table.humans
+        if len(humans) > 1 and not seats:
+            seats = dict.fromkeys(humans, "terminal")
+            _out("Hands and help are shown on the screen only, not spoken. "
+                 "To hear them privately, give each player headphones: --seat Alice=USB Headset.")
+        channels = {p: _seat_channel(p, where) for p, where in seats.items()}
+        voice = VoiceIO(recognizer, speaker, chunks, table.understander, _out, voices=bot_voices,
+                        seats={p: c for p, c in channels.items() if c is not None})
     except SpeechError as exc:
-        _out(f"{exc} You can type instead.")
-        return
+        if asked:
+            _out(f"{exc} You can type instead.")
+        return False
     table.read_line = voice.read
-    table.write = voice.write
+    table.out = voice
+    table.speech = voice
+    return True
 
 
 def _read_line() -> str | None:
@@ -152,8 +214,7 @@ def _resume(args: argparse.Namespace) -> int:
         return _fail("That game is already over. Start a new one with: voicegame play")
     journal = Journal.resume(resumed, path)
     levels = dict(resumed.header.get("bots", {}))
-    return _run_table(TextTable(resumed.game, levels, _read_line, _out, verbose=args.verbose, journal=journal,
-                                lang=resumed.header.get("lang", "en"), polite_reminder=args.polite_reminder))
+    return _play(resumed.game, levels, resumed.header.get("lang", "en"), journal, args)
 
 
 def cmd_decks(args: argparse.Namespace) -> int:
@@ -349,7 +410,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="carry on the last unfinished game (or the saved game FILE)")
     p.add_argument("--no-save", action="store_true", help="don't keep a journal of this game")
     p.add_argument("--lang", default="en", choices=["en", "nl"], help="language of requests and narration")
-    p.add_argument("--voice", action="store_true", help="speak and listen (falls back to the keyboard)")
+    p.add_argument("--voice", action=argparse.BooleanOptionalAction, default=None,
+                   help="speak and listen (default: when a microphone is there; falls back to the keyboard)")
+    p.add_argument("--seat", action="append", metavar="NAME=WHERE",
+                   help="a player's private channel for hands and help: terminal, none, or headphones by name")
+    p.add_argument("--rate", type=int, help="speaking speed in words a minute")
+    p.add_argument("--no-history", action="store_true", help="a memory challenge: no history command")
     p.add_argument("--asr", default="auto", help="recognizer: auto, vosk or pocketsphinx")
     p.add_argument("--audio-in", metavar="FILE.wav|-", help="listen to a recording or raw 16 kHz PCM on stdin")
     p.add_argument("--polite-reminder", action="store_true",

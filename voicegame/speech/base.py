@@ -30,6 +30,9 @@ class Hearing:
     alternatives: tuple[Alternative, ...] = ()
     decode_ms: float = 0.0
     final: bool = True
+    # False when the recognizer doubts its best guess (its confidence under the backend's own
+    # threshold): the table then confirms a request before playing it.
+    sure: bool = True
 
     @property
     def text(self) -> str:

@@ -259,15 +259,18 @@ class _Say:
 class Pyttsx3Speaker(Speaker):
     """Speaks through pyttsx3/espeak-ng on a worker thread; say() never blocks.
 
-    ``write`` receives the text of every line that cannot be spoken, and, once each, the
-    sentence saying why (no sound output, engine hung). ``output`` is anything with
+    ``write`` receives, once each, the sentence saying why speech fell back to text (no sound
+    output, engine hung), and the text of every line that cannot be spoken unless ``echo`` is
+    False (the caller prints every line anyway). ``output`` is anything with
     ``play(pcm_or_pieces, rate, stop_event)``; by default the system's sound output, or none.
     """
 
     def __init__(self, voice: Voice | None = None, *, write: Callable[[str], None] = print,
-                 output=None, engine: EspeakEngine | None = None, timeout: float | None = None) -> None:
+                 output=None, engine: EspeakEngine | None = None, timeout: float | None = None,
+                 echo: bool = True) -> None:
         self.voice = voice or Voice()
         self._write = write
+        self._echo = echo
         self._engine = engine or shared_engine()
         self._timeout = timeout
         self._told: set[str] = set()
@@ -301,7 +304,8 @@ class Pyttsx3Speaker(Speaker):
             return
         with self._lock:
             if self.text_only and self._current is None and not self._queue:
-                self._write(text)  # keeps order with everything else the game writes
+                if self._echo:
+                    self._write(text)  # keeps order with everything else the game writes
                 return
             self._queue.append(_Say(text, voice or self.voice))
             self._wake.notify()
@@ -352,7 +356,8 @@ class Pyttsx3Speaker(Speaker):
 
     def _speak(self, job: _Say) -> None:
         if self.text_only:
-            self._write(job.text)
+            if self._echo:
+                self._write(job.text)
             return
         sentences = _split_sentences(job.text)
         unspoken: list[str] = []
@@ -376,7 +381,7 @@ class Pyttsx3Speaker(Speaker):
         except SpeechError as exc:
             self._fall_back(str(exc))
             unspoken[:] = sentences
-        if unspoken and not job.cancel.is_set():
+        if unspoken and not job.cancel.is_set() and self._echo:
             self._write(" ".join(unspoken))
 
 

@@ -12,7 +12,10 @@ acoustic cost, typically 50 to 500, growing with the utterance's length). They a
 the n-best list's probability. It measures how much the alternatives compete with each other, not
 whether the speech was in the grammar at all: a lone alternative gets 1.0 even when the words said
 were quite different (measured: Korean "감사합니다" heard as "있어요 있어요", alone, 1.0).
-Partial results carry confidence 0.0 (Vosk gives none for them).
+Partial results carry confidence 0.0 (Vosk gives none for them). A Hearing is ``sure`` when its best
+alternative holds at least ``SURE_SHARE`` of that probability and has no unknown word; otherwise
+the table confirms a request before playing it. (The share is a guess from the Korean model: the
+English model cannot be downloaded where this was written, so it is not tuned on English speech.)
 
 Pitfalls handled here, measured with vosk 0.3.45: ``KaldiRecognizer.Reset()`` keeps the half-heard
 audio's last frames and they turn up as extra words in the next utterance, so ``reset`` finishes
@@ -44,6 +47,7 @@ __all__ = [
 
 REPO_MODELS_DIR = Path(__file__).resolve().parent.parent.parent / "models"
 UNKNOWN = "[unk]"
+SURE_SHARE = 0.6  # of the n-best probability: below it, or with an unknown word, a Hearing is not sure
 _UNKNOWN_SYMBOLS = ("[unk]", "<UNK>", "<unk>")
 _GRAPH_SYMBOLS = {"<eps>", "<s>", "</s>"}  # in the symbol table, but not words anyone says
 LANGUAGE_NAMES = {"en": "English", "nl": "Dutch", "ko": "Korean", "de": "German", "fr": "French", "es": "Spanish"}
@@ -242,7 +246,9 @@ class VoskRecognizer(Recognizer):
         self._running = False
         self._odd = b""
         alternatives = self._alternatives(result.get("alternatives", []))
-        return Hearing(alternatives, decode_ms=(time.perf_counter() - began) * 1000)
+        sure = bool(alternatives) and alternatives[0].confidence >= SURE_SHARE \
+            and UNKNOWN not in alternatives[0].text.split()
+        return Hearing(alternatives, decode_ms=(time.perf_counter() - began) * 1000, sure=sure)
 
     def reset(self) -> None:
         if self._rec is not None and self._running:

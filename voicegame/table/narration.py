@@ -11,7 +11,7 @@ from typing import Any
 
 from voicegame.decks import Deck
 
-__all__ = ["Narrator", "names_list"]
+__all__ = ["PROMPTS", "Narrator", "names_list"]
 
 
 # Every sentence the table says, per language. Seed 004 gives the Dutch wording ("Niet thuis").
@@ -65,6 +65,103 @@ PHRASES: dict[str, dict[str, str]] = {
 }
 
 
+# What the table itself says to players: prompts, questions, review answers. Same languages as PHRASES.
+PROMPTS: dict[str, dict[str, str]] = {
+    "en": {
+        "intro": "Happy Families with {who}. Deck: {deck}. Rules: {rules}. Seed {seed}.",
+        "computer": "{name} (computer, {level})",
+        "help_hint": "Type help at any time.", "help_hint_voice": "Say help at any time.",
+        "resuming": "Resuming after {n} actions.", "input_ended": "Input ended, so the game stops here.",
+        "stopped": "Game stopped.",
+        "commands": "Other commands: hand, status, history, repeat, undo, help, quit.",
+        "commands_voice": "Other commands: my hand, status, history, repeat, undo, help, slower, faster,"
+                          " more detail, less detail, pause, quit.",
+        "nothing_to_answer": "There is nothing to answer yes or no to.",
+        "who": "Who do you want to ask for {what}? Say a name: {names}.",
+        "magic_word": "Remember the magic word, {player}: ask again with please.",
+        "confirm_ask": "Did you ask {target} for {what}? Say yes or no.",
+        "say_again": "All right. Say your request again.",
+        "flip_prompt": "You may turn over a centre card: say its number ({slots}), or pass.",
+        "nothing_to_undo": "There is nothing to undo.",
+        "confirm_undo": "Undo {what}? Say yes or no.", "undo_request": "{player}'s request to {target} for {card}",
+        "undo_move": "{player}'s last move", "undone": "Undone. Your turn again, {player}.",
+        "not_undone": "All right, nothing was undone.",
+        "no_cards": "{player}, you have no cards.", "hand": "{player}, you hold {n} cards. {groups}.",
+        "hand_family": "{player}, of the {surname} family you hold {cards}.",
+        "hand_family_none": "{player}, you hold none of the {surname} family.",
+        "drew": "{player}, you drew {card}.",
+        "status_turn": "{player}'s turn. ", "status_player": "{player} {n} cards, {families}{named}",
+        "match_totals": " Match totals: {totals}.",
+        "history_line": "{player} asked {target} for {what}: {outcome}.", "given": "given",
+        "outcome_not_at_home": "not at home", "outcome_penalty": "no please, turn lost", "no_history": "No requests yet.",
+        "history_off": "History is off in this game: it is a memory challenge.",
+        "help_flip": "Say the number of a centre card to turn it over, or pass.",
+        "help_families": "Ask for a whole family, for example: {target}, is {example} and family at home?",
+        "help_cards": "You can ask {targets} for {cards}. For example: {target}, is {card} at home?",
+        "others": "others",
+        "paused": "Paused. Say continue when you are ready.", "resumed": "Let's go on. Your turn, {player}.",
+        "rate": "Speaking at {rate} words a minute.",
+        "rate_no_voice": "Speech speed works when the game speaks: start it with --voice.",
+        "verbose_on": "I'll give more detail.", "verbose_off": "I'll keep it short.",
+        "not_understood": "I didn't understand that.",
+    },
+    "nl": {
+        "intro": "Kwartet met {who}. Kaarten: {deck}. Regels: {rules}. Seed {seed}.",
+        "computer": "{name} (computer, {level})",
+        "help_hint": "Typ help als je hulp wilt.", "help_hint_voice": "Zeg help als je hulp wilt.",
+        "resuming": "We gaan verder na {n} zetten.", "input_ended": "De invoer is op, dus het spel stopt hier.",
+        "stopped": "Het spel is gestopt.",
+        "commands": "Andere opdrachten: hand, stand, geschiedenis, herhaal, terug, help, stop.",
+        "commands_voice": "Andere opdrachten: mijn hand, stand, geschiedenis, herhaal, terug, help, langzamer,"
+                          " sneller, meer uitleg, korter, pauze, stop.",
+        "nothing_to_answer": "Er is niets om ja of nee op te zeggen.",
+        "who": "Wie wil je om {what} vragen? Zeg een naam: {names}.",
+        "magic_word": "Denk aan het toverwoord, {player}: vraag het nog eens met alstublieft.",
+        "confirm_ask": "Vroeg je {target} om {what}? Zeg ja of nee.",
+        "say_again": "Goed. Zeg je vraag nog eens.",
+        "flip_prompt": "Je mag een middenkaart omdraaien: zeg het nummer ({slots}), of zeg pas.",
+        "nothing_to_undo": "Er is niets om ongedaan te maken.",
+        "confirm_undo": "{what} ongedaan maken? Zeg ja of nee.",
+        "undo_request": "De vraag van {player} aan {target} om {card}", "undo_move": "De laatste zet van {player}",
+        "undone": "Ongedaan gemaakt. Jij bent weer aan de beurt, {player}.",
+        "not_undone": "Goed, er is niets ongedaan gemaakt.",
+        "no_cards": "{player}, je hebt geen kaarten.", "hand": "{player}, je hebt {n} kaarten. {groups}.",
+        "hand_family": "{player}, van de familie {surname} heb je {cards}.",
+        "hand_family_none": "{player}, je hebt niemand van de familie {surname}.",
+        "drew": "{player}, je pakte {card}.",
+        "status_turn": "{player} is aan de beurt. ", "status_player": "{player} {n} kaarten, {families}{named}",
+        "match_totals": " Totaal: {totals}.",
+        "history_line": "{player} vroeg {target} om {what}: {outcome}.", "given": "gekregen",
+        "outcome_not_at_home": "niet thuis", "outcome_penalty": "geen alstublieft, beurt kwijt",
+        "no_history": "Er is nog niets gevraagd.",
+        "history_off": "De geschiedenis staat uit in dit spel: het is een geheugenspel.",
+        "help_flip": "Zeg het nummer van een middenkaart om hem om te draaien, of zeg pas.",
+        "help_families": "Vraag om een hele familie, bijvoorbeeld: {target}, is {example} en familie thuis?",
+        "help_cards": "Je kunt {targets} vragen om {cards}. Bijvoorbeeld: {target}, is {card} thuis?",
+        "others": "anderen",
+        "paused": "Pauze. Zeg verder als je klaar bent.", "resumed": "We gaan verder. Jij bent aan de beurt, {player}.",
+        "rate": "Ik spreek nu {rate} woorden per minuut.",
+        "rate_no_voice": "De spreeksnelheid werkt als het spel spreekt: start het met --voice.",
+        "verbose_on": "Ik vertel meer.", "verbose_off": "Ik houd het kort.",
+        "not_understood": "Dat heb ik niet begrepen. Probeer: Ben, is Meneer Brood de Bakker thuis, alstublieft?",
+    },
+}
+
+# The engine's refusals are English sentences; for Dutch the table says these instead, by error code.
+REFUSALS_NL: dict[str, str] = {
+    "self": "Je kunt jezelf niets vragen. Vraag een andere speler.",
+    "target_empty": "Die speler heeft geen kaarten meer. Vraag iemand anders.",
+    "own_card": "Die kaart heb je zelf al.",
+    "family_not_held": "Je mag alleen vragen naar een familie waarvan je al een kaart hebt.",
+    "family_complete": "Die familie is al compleet.",
+    "not_your_turn": "Je bent nu niet aan de beurt. Wacht even.",
+    "unknown_player": "Die speler doet niet mee.",
+    "unknown_card": "Die kaart zit niet in dit spel.",
+    "wrong_phase": "Dat kan nu niet.",
+    "bad_action": "Dat kan niet.",
+}
+
+
 def names_list(names: list[str], conjunction: str = "and") -> str:
     """Alice, Ben and Cara: ``conjunction`` is the word itself ("and", "or", "en", "of")."""
     if len(names) <= 1:
@@ -85,6 +182,24 @@ class Narrator:
 
     def t(self, key: str, **fields: Any) -> str:
         return self.phrases[key].format(**fields)
+
+    def prompt(self, key: str, **fields: Any) -> str:
+        """One of the table's own sentences (PROMPTS), in the game's language."""
+        return PROMPTS.get(self.lang, PROMPTS["en"])[key].format(**fields)
+
+    def refusal(self, code: str, message: str) -> str:
+        """The engine's reason for refusing an action, in the game's language."""
+        return REFUSALS_NL.get(code, message) if self.lang == "nl" else message
+
+    @staticmethod
+    def voice_of(event: dict[str, Any]) -> str | None:
+        """Whose words a sentence is, when a player says it: the asker asks, the asked answers
+        "Not at home". The rest is the narrator's (None)."""
+        if event["type"] == "ask":
+            return event["player"]
+        if event["type"] == "not_at_home":
+            return event["player"]
+        return None
 
     def names(self, names: list[str], conjunction: str = "and") -> str:
         return names_list(names, self.phrases[conjunction])

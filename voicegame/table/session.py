@@ -1,52 +1,75 @@
-"""The table loop: whose turn it is, what people type, what the table hears.
+"""The table loop: whose turn it is, what players type or say, what the table answers.
 
-Text only for now: lines in, lines out, only ever appended (no redraws), so it works with a
-screen reader, a braille display, or a pipe.
+Lines in (typed, or a recognizer's Hearing), lines out through an ``Output``: public lines for
+everyone, private ones (a hand, help, "you drew") for one seat. Lines are only ever appended
+(no redraws), so it works with a screen reader, a braille display, or a pipe.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from dataclasses import dataclass, replace
+from typing import Callable, Protocol
 
 from voicegame.bots import Bot, make_bot
 from voicegame.engine import Ask, Flip, Game, IllegalAction, Pass
+from voicegame.speech.base import Hearing
 from voicegame.table.journal import Journal
-from voicegame.table.narration import Narrator, names_list
+from voicegame.table.narration import Narrator
+from voicegame.table.output import Output
 from voicegame.understanding import Understander, Understanding, normalize
 
-__all__ = ["TextTable"]
+__all__ = ["SpeechControls", "TextTable"]
 
-HELP_COMMANDS = "Other commands: hand, status, history, repeat, undo, help, quit."
+RATE_STEP = 20  # words a minute per "slower" / "faster"
+
+
+class SpeechControls(Protocol):
+    def change_rate(self, delta: int) -> int:
+        """Speak ``delta`` words a minute faster (negative: slower); returns the new rate."""
+
+
+@dataclass
+class _Pending:
+    """A question the table asked and waits on: ``who`` (a request without a name), ``confirm``
+    (a request not clearly heard) or ``undo``."""
+
+    kind: str
+    request: Understanding | None = None
 
 
 class TextTable:
-    """Runs one game between typed human players and computer players."""
+    """Runs one game between human players (typing or speaking) and computer players."""
 
     def __init__(
         self,
         game: Game,
         bot_levels: dict[str, str],
-        read_line: Callable[[], str | list[str] | None],
-        write: Callable[[str], None],
+        read_line: Callable[[], str | Hearing | None],
+        out: Output,
         *,
         lang: str = "en",
         verbose: bool = False,
         journal: Journal | None = None,
         polite_reminder: bool = False,
+        history: bool = True,
+        speech: SpeechControls | None = None,
     ) -> None:
         self.game = game
         self.journal = journal
         # For young players: a request without "please" is asked again instead of being played.
         self.polite_reminder = polite_reminder
+        self.history = history  # off: a memory challenge, no "what was asked" aid
+        self.speech = speech
         self.bot_levels = dict(bot_levels)
         self.humans = [p for p in game.players if p not in self.bot_levels]
         self.read_line = read_line
-        self.write = write
+        self.out = out
         self.narrator = Narrator(game.deck, set(self.humans), lang=lang, verbose=verbose)
         self.understander = Understander(game.deck, game.players, lang=lang)
-        self.pending: Understanding | None = None  # a request waiting for "yes" or for a name
+        self.pending: _Pending | None = None
+        self.paused = False
         self.human_marks = self._human_marks()  # len(game.actions) before each human action, for undo
-        self.last_lines: list[str] = []
+        self.said: list[tuple[str | None, str]] = []  # (private seat or None, line) since the last input
         self.bots: dict[str, Bot] = {}
         self._make_bots()
 
@@ -68,41 +91,59 @@ class TextTable:
         self.bots = {p: make_bot(level, self.game, p, self.game.seed + len(self.game.actions))
                      for p, level in self.bot_levels.items()}
 
-    def say(self, lines: list[str] | str) -> None:
-        if isinstance(lines, str):
-            lines = [lines]
-        for line in lines:
-            self.write(line)
-        if lines:
-            self.last_lines = list(lines)
+    # ---------------------------------------------------------------- output
+
+    def say(self, lines: list[str] | str, who: str | None = None) -> None:
+        """Public: the whole table hears it."""
+        for line in [lines] if isinstance(lines, str) else lines:
+            self.out.public(line, who)
+            self.said.append((None, line))
+
+    def tell(self, player: str, lines: list[str] | str) -> None:
+        """Private: only ``player``'s seat hears it."""
+        for line in [lines] if isinstance(lines, str) else lines:
+            self.out.private(player, line)
+            self.said.append((player, line))
+
+    def p(self, key: str, **fields) -> str:
+        return self.narrator.prompt(key, **fields)
+
+    def narrate(self, events: list[dict]) -> None:
+        """Public events in words; a computer player's own words in its own voice."""
+        for event in events:
+            line = self.narrator.sentence(event)
+            if line:
+                who = Narrator.voice_of(event)
+                self.say(line, who if who in self.bot_levels else None)
+
+    # ---------------------------------------------------------------- loop
 
     def run(self) -> int:
         g = self.game
-        who = [p + (f" (computer, {self.bot_levels[p]})" if p in self.bot_levels else "") for p in g.players]
-        self.say(f"Happy Families with {names_list(who)}. Deck: {g.deck.title}. Rules: {g.rules.profile}."
-                 f" Seed {g.seed}.")
+        who = [self.p("computer", name=p, level=self.bot_levels[p]) if p in self.bot_levels else p for p in g.players]
+        self.say(self.p("intro", who=self.narrator.names(who), deck=g.deck.title, rules=g.rules.profile, seed=g.seed))
         if self.humans:
             self.say(self.understander.warnings())
-            self.say("Type help at any time.")
+            self.say(self.p("help_hint_voice" if self.out.spoken else "help_hint"))
         if g.actions:  # resumed: say where we are, not the whole story again
-            self.say(f"Resuming after {len(g.actions)} actions.")
+            self.say(self.p("resuming", n=len(g.actions)))
             self.say(self.status_lines())
         else:
-            self.say(self.narrator.sentences(g.log))
+            self.narrate(g.log)
         while not g.over:
             player = g.current_player
             if player in self.bots:
                 action = self.bots[player].choose()
                 events = g.apply(action)
                 self._record(action)
-                self.say(self.narrator.sentences(events))
+                self.narrate(events)
                 continue
-            line = self.read_line()
-            if line is None:
-                self.say("Input ended, so the game stops here.")
+            said = self.read_line()
+            if said is None:
+                self.say(self.p("input_ended"))
                 return 0
-            if not self.handle(player, line):
-                self.say("Game stopped.")
+            if not self.handle(player, said):
+                self.say(self.p("stopped"))
                 return 0
         return 0
 
@@ -114,47 +155,85 @@ class TextTable:
 
     # ---------------------------------------------------------------- input
 
-    def handle(self, player: str, said: str | list[str]) -> bool:
-        """Act on one typed line, or a recognizer's alternatives (best first), from ``player``;
-        False means quit."""
+    def handle(self, player: str, said: str | Hearing) -> bool:
+        """Act on one typed line, or what a recognizer heard, from ``player``; False means quit.
+
+        A move heard with low recognizer confidence (``Hearing.sure`` False) is always confirmed
+        first: a wrong move is the worst thing this program can do."""
+        texts, sure = ([said], True) if isinstance(said, str) else (said.texts(), said.sure)
         g = self.game
-        obs = g.observation(player)
-        line = said if isinstance(said, str) else said[0]
-        if obs.phase == "flip":
-            flip = self._parse_flip(line)
+        heard = self.understander.understand(texts, asker=player, hand=g.hand(player), phase=g.phase)
+        if heard.intent == "repeat":
+            self._repeat()
+            return True
+        self.said = []
+        if self.paused:
+            if heard.intent == "quit":
+                return False
+            if heard.intent == "resume":
+                self.paused = False
+                self.say(self.p("resumed", player=player))
+            return True  # a break: table talk is not for the game
+        if not sure and heard.is_move:
+            heard = replace(heard, confirm=True)
+        if g.observation(player).phase == "flip":
+            flip = self._parse_flip(texts[0] if texts else "")
             if flip is not None:
                 return self._act(player, flip)
-        heard = self.understander.understand(said, asker=player, hand=g.hand(player), phase=g.phase)
         pending, self.pending = self.pending, None
         if pending is not None:
-            answered = self._answer_pending(player, pending, line, heard)
+            answered = self._answer_pending(player, pending, texts[0] if texts else "", heard)
             if answered is not None:
                 return answered
+        return self._command(player, heard)
+
+    def _command(self, player: str, heard: Understanding) -> bool:
         kind = heard.intent
         if kind == "quit":
             return False
+        if kind in ("ask", "ask_family"):
+            return self._request(player, heard)
         if kind == "hand":
-            self.say(self.hand_lines(player))
+            self.tell(player, self.hand_lines(player, heard.family))
         elif kind == "status":
             self.say(self.status_lines())
         elif kind == "history":
             self.say(self.history_lines())
         elif kind == "help":
-            self.say(self.help_lines(player))
-        elif kind == "repeat":
-            for line_ in self.last_lines:
-                self.write(line_)
+            self.tell(player, self.help_lines(player))
         elif kind == "undo":
-            self._undo()
-        elif kind in ("ask", "ask_family"):
-            return self._request(player, heard)
+            self._ask_undo(player)
         elif kind in ("yes", "no", "cancel"):
-            self.say("There is nothing to answer yes or no to. " + HELP_COMMANDS)
-        elif kind in ("pause", "slower", "faster"):
-            self.say("That works with the voice. " + HELP_COMMANDS)
+            self.say(self.p("nothing_to_answer") + " " + self._commands())
+        elif kind == "pause":
+            self.paused = True
+            self.say(self.p("paused"))
+        elif kind == "resume":
+            self.say(self.narrator.t("your_turn", player=player))
+        elif kind in ("slower", "faster"):
+            if self.speech is None:
+                self.say(self.p("rate_no_voice"))
+            else:
+                rate = self.speech.change_rate(RATE_STEP if kind == "faster" else -RATE_STEP)
+                self.say(self.p("rate", rate=rate))
+        elif kind in ("verbose", "terse"):
+            self.narrator.verbose = kind == "verbose"
+            self.say(self.p("verbose_on" if kind == "verbose" else "verbose_off"))
         else:
-            self.say(heard.reason or "I didn't understand that.")
+            reason = heard.reason if self.narrator.lang == "en" else None
+            self.say(reason or self.p("not_understood"))
         return True
+
+    def _commands(self) -> str:
+        return self.p("commands_voice" if self.out.spoken else "commands")
+
+    def _repeat(self) -> None:
+        """Say again what was said since the player's last words, each line to where it went."""
+        for seat, line in self.said:
+            if seat is None:
+                self.out.public(line)
+            else:
+                self.out.private(seat, line)
 
     def _request(self, player: str, heard: Understanding) -> bool:
         """Act on a request, or ask first when it was not clearly heard (a wrong move is the worst bug)."""
@@ -163,32 +242,35 @@ class TextTable:
         if target is None:
             targets = obs.legal_targets()
             if len(targets) != 1:
-                self.pending = heard
-                self.say(f"Who do you want to ask for {self._what(heard)}? Say a name: {names_list(targets, 'or')}.")
+                self.pending = _Pending("who", heard)
+                self.say(self.p("who", what=self._what(heard), names=self.narrator.names(targets, "or")))
                 return True
             target = targets[0]
         if self.polite_reminder and not heard.polite:
-            self.say(f"Remember the magic word, {player}: ask again with please.")
+            self.say(self.p("magic_word", player=player))
             return True
         if heard.confirm:
-            self.pending = Understanding(**{**heard.__dict__, "target": target})
-            self.say(f"Did you ask {target} for {self._what(heard)}? Say yes or no.")
+            self.pending = _Pending("confirm", replace(heard, target=target))
+            self.say(self.p("confirm_ask", target=target, what=self._what(heard)))
             return True
         return self._act(player, Ask(target, card=heard.card, family=heard.family, polite=heard.polite))
 
-    def _answer_pending(self, player: str, pending: Understanding, line: str, heard: Understanding) -> bool | None:
-        """Complete or confirm the waiting request; None when the line is something else."""
-        if pending.target is None:
+    def _answer_pending(self, player: str, pending: _Pending, line: str, heard: Understanding) -> bool | None:
+        """Complete or confirm the waiting request or undo; None when the line is something else."""
+        if pending.kind == "who":
             words = normalize(line)
             named = [p for p in self.game.players if normalize(p) == words]
             if named:
-                return self._request(player, Understanding(**{**pending.__dict__, "target": named[0]}))
+                return self._request(player, replace(pending.request, target=named[0], confirm=False))
             return None
         if heard.intent == "yes":
-            return self._act(player, Ask(pending.target, card=pending.card, family=pending.family,
-                                         polite=pending.polite))
+            if pending.kind == "undo":
+                self._undo()
+                return True
+            r = pending.request
+            return self._act(player, Ask(r.target, card=r.card, family=r.family, polite=r.polite))
         if heard.intent in ("no", "cancel"):
-            self.say("All right. Say your request again.")
+            self.say(self.p("not_undone" if pending.kind == "undo" else "say_again"))
             return True
         return None
 
@@ -199,96 +281,140 @@ class TextTable:
 
     def _parse_flip(self, line: str) -> Flip | Pass | None:
         words = normalize(line)
-        if words and words[0] in ("pass", "no", "skip"):
+        if words and words[0] in ("pass", "no", "skip", "pas"):
             return Pass()
         numbers = [w for w in words if w.isdigit()]
-        if numbers and (len(words) == 1 or words[0] in ("flip", "turn", "card")):
+        if numbers and (len(words) == 1 or words[0] in ("flip", "turn", "card", "kaart", "draai")):
             return Flip(int(numbers[0]) - 1)
         return None
 
     def _act(self, player: str, action: Ask | Flip | Pass) -> bool:
-        mark = len(self.game.actions)
+        g = self.game
+        mark = len(g.actions)
+        before = set(g.hand(player))
         try:
-            events = self.game.apply(action)
+            events = g.apply(action)
         except IllegalAction as exc:
-            self.say(exc.message)
+            # Private: a refusal may say what the player holds ("You already hold Mrs. Bun").
+            self.tell(player, self.narrator.refusal(exc.code, exc.message))
             return True
         self._record(action)
         self.human_marks.append(mark)
-        self.say(self.narrator.sentences(events))
-        if self.game.observation(player).phase == "flip" and self.game.current_player == player:
-            slots = [str(i + 1) for i in self.game.observation(player).centre_slots]
-            self.say(f"You may turn over a centre card: type its number ({names_list(slots, 'or')}), or pass.")
+        self.narrate(events)
+        self._tell_draws(player, events, before)
+        if g.observation(player).phase == "flip" and g.current_player == player:
+            slots = [str(i + 1) for i in g.observation(player).centre_slots]
+            self.say(self.p("flip_prompt", slots=self.narrator.names(slots, "or")))
         return True
+
+    def _tell_draws(self, player: str, events: list[dict], before: set[str]) -> None:
+        """A card drawn from the stock is seen only by its new owner."""
+        if any(e["type"] == "draw" and e["player"] == player for e in events):
+            drawn = [c for c in self.game.hand(player) if c not in before]
+            received = {c for e in events if e["type"] == "transfer" for c in e.get("cards", ())}
+            for cid in drawn:
+                if cid not in received:
+                    self.tell(player, self.p("drew", player=player, card=self.narrator.card(cid, "full")))
+
+    def _ask_undo(self, player: str) -> None:
+        g = self.game
+        if not self.human_marks:
+            self.say(self.p("nothing_to_undo"))
+            return
+        mark = self.human_marks[-1]
+        action = g.actions[mark]
+        replay = Game.from_json({**g.to_json(), "actions": g.actions[:mark]})
+        by = replay.current_player
+        if isinstance(action, Ask) and action.card:
+            what = self.p("undo_request", player=by, target=action.target, card=self.narrator.card(action.card, "short"))
+        elif isinstance(action, Ask):
+            what = self.p("undo_request", player=by, target=action.target, card=self.narrator.family(action.family))
+        else:
+            what = self.p("undo_move", player=by)
+        self.pending = _Pending("undo")
+        self.say(self.p("confirm_undo", what=what))
 
     def _undo(self) -> None:
         g = self.game
-        if not self.human_marks:
-            self.say("There is nothing to undo.")
-            return
         mark = self.human_marks.pop()
         steps = len(g.actions) - mark
         g.undo(steps)
         if self.journal:
             self.journal.undo(steps)
         self._make_bots()
-        self.say(f"Undone. Your turn again, {g.current_player}.")
+        self.say(self.p("undone", player=g.current_player))
 
     # ---------------------------------------------------------- review lines
 
-    def hand_lines(self, player: str) -> list[str]:
-        """Private: the player's own hand, grouped by family."""
+    def hand_lines(self, player: str, family: str | None = None) -> list[str]:
+        """Private: the player's own hand grouped by family, or one family's cards ("which Buns do I have?")."""
         g = self.game
+        lang = self.narrator.lang
         hand = g.hand(player)
+        if family is not None:
+            surname = g.deck.family(family).name(lang, "surname")
+            cards = [self.narrator.card(c, "short") for c in hand if g.deck.card(c).family == family]
+            if not cards:
+                return [self.p("hand_family_none", player=player, surname=surname)]
+            return [self.p("hand_family", player=player, surname=surname, cards=self.narrator.names(cards))]
         if not hand:
-            return [f"{player}, you have no cards."]
+            return [self.p("no_cards", player=player)]
         groups: dict[str, list[str]] = {}
         for cid in hand:
             groups.setdefault(g.deck.card(cid).family, []).append(self.narrator.card(cid, "short"))
-        parts = [f"{g.deck.family(f).name(self.narrator.lang, 'surname')}: {names_list(cards)}"
-                 for f, cards in groups.items()]
-        return [f"{player}, you hold {len(hand)} cards. " + ". ".join(parts) + "."]
+        parts = [f"{g.deck.family(f).name(lang, 'surname')}: {self.narrator.names(cards)}" for f, cards in groups.items()]
+        return [self.p("hand", player=player, n=len(hand), groups=". ".join(parts))]
 
     def status_lines(self) -> list[str]:
         g = self.game
+        lang = self.narrator.lang
         sizes = g.hand_sizes()
         parts = []
         for p in g.players:
             fams = g.families_of(p)
-            named = f" ({names_list([g.deck.family(f).name(self.narrator.lang, 'surname') for f in fams])})" if fams else ""
-            parts.append(f"{p} {sizes[p]} cards, {len(fams)} {'family' if len(fams) == 1 else 'families'}{named}")
-        turn = f"{g.current_player}'s turn. " if g.current_player else ""
+            named = f" ({self.narrator.names([g.deck.family(f).name(lang, 'surname') for f in fams])})" if fams else ""
+            parts.append(self.p("status_player", player=p, n=sizes[p], families=self.narrator.count(len(fams)),
+                                named=named))
+        turn = self.p("status_turn", player=g.current_player) if g.current_player else ""
         line = turn + "; ".join(parts) + "."
         if g.rules.match_target:
-            line += " Match totals: " + ", ".join(f"{p} {n}" for p, n in zip(g.players, g.totals)) + "."
+            line += self.p("match_totals", totals=", ".join(f"{p} {n}" for p, n in zip(g.players, g.totals)))
         return [line]
 
     def history_lines(self, count: int = 6) -> list[str]:
-        """The last requests and their answers: a memory aid."""
+        """The last requests and their answers: a memory aid (off for a memory challenge)."""
+        if not self.history:
+            return [self.p("history_off")]
         lines: list[str] = []
         log = self.game.log
+        outcomes = {"transfer": "given", "not_at_home": "outcome_not_at_home", "penalty": "outcome_penalty"}
         for i, e in enumerate(log):
             if e["type"] != "ask":
                 continue
             answer = log[i + 1] if i + 1 < len(log) else {}
-            outcome = {"transfer": "given", "not_at_home": "not at home", "penalty": "no please, turn lost"}.get(
-                answer.get("type"), "")
+            key = outcomes.get(answer.get("type"))
             what = self.narrator.card(e["card"], "short") if "card" in e else self.narrator.family(e["family"])
-            lines.append(f"{e['player']} asked {e['target']} for {what}: {outcome}.")
+            lines.append(self.p("history_line", player=e["player"], target=e["target"], what=what,
+                                outcome=self.p(key) if key else ""))
         if not lines:
-            return ["No requests yet."]
+            return [self.p("no_history")]
         return lines[-count:]
 
     def help_lines(self, player: str) -> list[str]:
+        """Private (it lists what the player may ask for, so it tells what they hold)."""
         g = self.game
         obs = g.observation(player)
         if obs.phase == "flip":
-            return ["Type the number of a centre card to turn it over, or pass."]
+            return [self.p("help_flip")]
         targets = obs.legal_targets()
+        if not targets:
+            return [self._commands()]
         if g.phase == "families":
-            return [f"Ask for a whole family, for example: {targets[0]}, is Mr. Bun and family at home?"
-                    if targets else "", HELP_COMMANDS]
+            example = g.deck.families[0].cards[0].name(self.narrator.lang, "short")
+            return [self.p("help_families", target=targets[0], example=example), self._commands()]
         wanted = [self.narrator.card(r["card"], "short") for r in obs.legal_requests() if "card" in r]
-        example = f"{targets[0]}, is {wanted[0]} at home?" if targets and wanted else ""
-        shown = names_list(wanted[:5] + (["others"] if len(wanted) > 5 else []), "or")
-        return [f"You can ask {names_list(targets, 'or')} for {shown}. For example: {example}", HELP_COMMANDS]
+        if not wanted:
+            return [self._commands()]
+        shown = self.narrator.names(wanted[:5] + ([self.p("others")] if len(wanted) > 5 else []), "or")
+        return [self.p("help_cards", targets=self.narrator.names(targets, "or"), cards=shown, target=targets[0],
+                       card=wanted[0]), self._commands()]

@@ -1,31 +1,44 @@
 """Voice in and out for the table: the same game loop as typing, with ears and a mouth.
 
-What the table says is printed and spoken; what a player says is cut into utterances
-(end of speech after about half a second of silence), recognized with the game's word list,
-and handed to the table as the recognizer's alternatives. While the program speaks, the
-microphone's audio is discarded and the recognizer reset afterwards, so it never hears itself.
+What the table says is printed and spoken (a computer player's own words in its own voice);
+private lines go to the seat's channel. What a player says is cut into utterances (end of
+speech after about half a second of silence), recognized with the game's word list, and handed
+to the table as a Hearing. While the program speaks, the microphone's audio is discarded and the
+recognizer reset afterwards, so it never hears itself.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Iterable, Iterator
 
 from voicegame.speech.audio import Gate, Segmenter
-from voicegame.speech.base import Recognizer, Speaker
+from voicegame.speech.base import Hearing, Recognizer, Speaker, Voice
+from voicegame.table.output import Output
 from voicegame.understanding import Understander, jsgf, load_grammar, vocabulary
 
 __all__ = ["VoiceIO"]
 
+MIN_RATE, MAX_RATE = 80, 400  # words a minute that stay understandable
 
-class VoiceIO:
-    """``read()`` returns the alternatives heard for the next utterance (None when the audio
-    ends); ``write(line)`` prints and speaks one line."""
+
+class VoiceIO(Output):
+    """``read()`` returns what was heard in the next utterance (None when the audio ends);
+    ``public``/``private`` print and speak; ``change_rate`` is the "slower"/"faster" command."""
+
+    spoken = True
 
     def __init__(self, recognizer: Recognizer, speaker: Speaker, chunks: Iterable[bytes],
-                 understander: Understander, print_line: Callable[[str], None], end_silence: float = 0.5) -> None:
+                 understander: Understander, print_line: Callable[[str], None], *,
+                 voices: dict[str, Voice] | None = None, seats: dict[str, Callable[[str], None]] | None = None,
+                 end_silence: float = 0.5) -> None:
+        """``speaker.voice`` is the narrator's; ``voices``: a voice per computer player;
+        ``seats``: a private channel per player (others hear their private lines here)."""
         self.recognizer = recognizer
         self.speaker = speaker
         self.print_line = print_line
+        self.voices = dict(voices or {})
+        self.seats = dict(seats or {})
         self._chunks: Iterator[bytes] = iter(chunks)
         self._segmenter = Segmenter(end_silence=end_silence)
         self._gate = Gate(speaker, on_reset=self._reset)
@@ -36,11 +49,29 @@ class VoiceIO:
         self.recognizer.reset()
         self._segmenter.reset()
 
-    def write(self, line: str) -> None:
-        self.print_line(line)
-        self.speaker.say(line)
+    # ------------------------------------------------------------ out
 
-    def read(self) -> list[str] | None:
+    def public(self, line: str, who: str | None = None) -> None:
+        self.print_line(line)
+        self.speaker.say(line, self.voices.get(who))
+
+    def private(self, player: str, line: str) -> None:
+        seat = self.seats.get(player)
+        if seat is None:
+            self.public(line)
+        else:
+            seat(line)
+
+    def change_rate(self, delta: int) -> int:
+        """Every voice ``delta`` words a minute faster (negative: slower); returns the narrator's rate."""
+        voice = self.speaker.voice
+        voice.rate = min(MAX_RATE, max(MIN_RATE, voice.rate + delta))
+        self.voices = {p: replace(v, rate=min(MAX_RATE, max(MIN_RATE, v.rate + delta))) for p, v in self.voices.items()}
+        return voice.rate
+
+    # ------------------------------------------------------------ in
+
+    def read(self) -> Hearing | None:
         for chunk in self._chunks:
             pcm = self._gate.filter(chunk)
             if pcm is None:
@@ -55,15 +86,15 @@ class VoiceIO:
                 return hearing
         return None
 
-    def _event(self, event) -> list[str] | None:
+    def _event(self, event) -> Hearing | None:
         if event.kind == "start":
             self.recognizer.start()
             self.recognizer.feed(event.pcm)
         elif event.kind == "audio":
             self.recognizer.feed(event.pcm)
         elif event.kind == "end":
-            heard = self.recognizer.finish().texts()
-            if any(t.strip() for t in heard):
-                self.print_line(f"(heard: {heard[0]})")
-                return heard
+            hearing = self.recognizer.finish()
+            if hearing.text.strip():
+                self.print_line(f"(heard: {hearing.text}{'' if hearing.sure else ', not sure'})")
+                return hearing
         return None

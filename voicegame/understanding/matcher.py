@@ -359,14 +359,17 @@ class Understander:
             add("ask_family", "{family}", key, cost + (0.0 if phase == "families" else 0.35), s, e)
         # Commands: the whole utterance against each command's templates, a family slot allowed.
         plain = self._skeleton(words, [])
-        family_skeletons = {(self._skeleton(words, [(s, e, "{family}")]), fcost) for fcost, s, e in families.values()}
+        family_skeletons = [(key, self._skeleton(words, [(s, e, "{family}")]), fcost)
+                            for key, (fcost, s, e) in families.items()]
         for intent in self.grammar.commands:
-            cost = self._best_template(intent, plain)
+            cost, family = self._best_template(intent, plain), None
             if intent in self._slotted_commands:
-                for skeleton, fcost in family_skeletons:
-                    cost = min(cost, fcost + self._best_template(intent, skeleton))
+                for key, skeleton, fcost in family_skeletons:
+                    slotted = fcost + self._best_template(intent, skeleton)
+                    if slotted < cost:  # "which Buns do I have": the command is about one family
+                        cost, family = slotted, key
             if cost < _INF:
-                out.append(_Hypothesis(cost, intent))
+                out.append(_Hypothesis(cost, intent, family=family))
         return out
 
     # ------------------------------------------------------------ deciding
@@ -389,7 +392,8 @@ class Understander:
         confidence = round(max(0.0, 1.0 - best.cost / 2) * min(1.0, 0.5 + margin), 3)
         if best.intent not in _MOVES:
             if best.cost <= COMMAND_COST and margin >= 0.2:
-                return Understanding(text=text, intent=best.intent, confidence=confidence, polite=polite)
+                return Understanding(text=text, intent=best.intent, family=best.family, confidence=confidence,
+                                     polite=polite)
             return Understanding(text=text, intent="none", polite=polite, reason=self._reason(ranked))
         member = self.deck.card(best.card).member if best.card else None
         result = Understanding(text=text, intent=best.intent, target=best.target, card=best.card,

@@ -1,0 +1,41 @@
+"""Where the table's words go: to the whole table, or privately to one seat.
+
+At a shared table the loudspeaker (or the shared screen) is public. A hand, "you drew ...", help
+that lists what you may ask for, and a refusal that says what you hold are private: they go to
+the seat's own channel (headphones, the terminal of a screen-reader user, or, for one player
+against computer players, the same loudspeaker, which is then private anyway).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+__all__ = ["Lines", "Output"]
+
+
+class Output:
+    """The table's two mouths. ``who``: the player whose words a public line is (a computer
+    player asking, or answering "Not at home"), so speech can use that player's voice."""
+
+    spoken = False  # True when lines are spoken: prompts then say "say", not "type"
+
+    def public(self, line: str, who: str | None = None) -> None:
+        raise NotImplementedError
+
+    def private(self, player: str, line: str) -> None:
+        raise NotImplementedError
+
+
+class Lines(Output):
+    """Plain appended lines (typing, pipes, tests): ``write`` for the table, ``seats[player]`` for
+    a player's private lines; a seat without its own channel shares ``write``."""
+
+    def __init__(self, write: Callable[[str], None], seats: dict[str, Callable[[str], None]] | None = None) -> None:
+        self.write = write
+        self.seats = dict(seats or {})
+
+    def public(self, line: str, who: str | None = None) -> None:
+        self.write(line)
+
+    def private(self, player: str, line: str) -> None:
+        self.seats.get(player, self.write)(line)
