@@ -1,0 +1,280 @@
+"""The table loop at a shared table: private lines per seat, review commands, confirmations."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from voicegame.bots import make_bot
+from voicegame.engine import Ask, Game, profile
+from voicegame.speech.base import Alternative, Hearing
+from voicegame.table.output import Output
+from voicegame.table.session import TextTable
+
+
+class Recorder(Output):
+    """Keeps public lines and each seat's private lines apart, and, for every public line, which
+    cards the game had made public by then (asked for, handed over, in a completed family, turned over)."""
+
+    def __init__(self) -> None:
+        self.public_lines: list[tuple[str, frozenset[str]]] = []
+        self.private_lines: dict[str, list[str]] = {}
+        self.table: TextTable | None = None
+        self.known: set[str] = set()
+
+    def public(self, line: str, who: str | None = None) -> None:
+        g = self.table.game
+        for e in g.log:
+            if e["type"] in ("ask", "not_at_home") and "card" in e:
+                self.known.add(e["card"])
+            elif e["type"] == "transfer" and "cards" in e:
+                self.known.update(e["cards"])
+            elif e["type"] == "flip":
+                self.known.add(e["card"])
+            elif e["type"] in ("family_complete", "transfer", "ask") and "family" in e:
+                self.known.update(c.id for c in g.deck.family(e["family"]).cards)
+        self.public_lines.append((line, frozenset(self.known)))
+
+    def private(self, player: str, line: str) -> None:
+        self.private_lines.setdefault(player, []).append(line)
+
+    def lines(self) -> list[str]:
+        return [line for line, _ in self.public_lines]
+
+
+def _table(game: Game, bots: dict[str, str], script, **options) -> tuple[TextTable, Recorder]:
+    out = Recorder()
+    table = TextTable(game, bots, lambda: script(table), out, **options)
+    out.table = table
+    return table, out
+
+
+def _request_text(game: Game, player: str, seed: int) -> str:
+    action = make_bot("random", game, player, seed).choose()
+    if action.card is None:
+        return f"{action.target}, is {game.deck.family(action.family).name('en', 'surname')} and family at home?"
+    return f"{action.target}, is {game.deck.card(action.card).name('en', 'short')} at home, please?"
+
+
+def _card_pattern(deck) -> list[tuple[str, re.Pattern]]:
+    out = []
+    for card in deck.cards:
+        names = {card.name("en", "full"), card.name("en", "short")}
+        out.append((card.id, re.compile("|".join(rf"(?<![\w.]){re.escape(n)}(?!\w)" for n in names))))
+    return out
+
+
+@pytest.mark.parametrize("rules,seed", [("guide", 1), ("guide", 2), ("classic", 3), ("dutch", 4)])
+def test_public_output_names_no_card_of_any_hand_except_through_public_events(rules, seed):
+    """Humans keep asking for their hand, for help, for one family, and make refused requests
+    (asking for a card they hold): all of that goes to their own seat; the table hears only
+    what the rules make public."""
+    game = Game(["Alice", "Ben", "Cara", "Dan"], rules=profile(rules), seed=seed)
+    rng = random.Random(seed)
+    reviews = ["hand", "help", "which buns do i have", "my cards", "status", "history", "what can i say"]
+
+    first = {"Alice", "Ben"}
+
+    def script(table):
+        g = table.game
+        player = g.current_player
+        step = len(g.actions)
+        if player in first:
+            first.discard(player)
+            return "what cards do i have"
+        if rng.random() < 0.35:
+            return rng.choice(reviews)
+        own = g.hand(player)
+        if rng.random() < 0.1 and own and g.phase == "cards":
+            other = next(p for p in g.players if p != player)
+            return f"{other}, is {g.deck.card(own[0]).name('en', 'short')} at home, please?"
+        if g.observation(player).phase == "flip":
+            return "pass"
+        return _request_text(g, player, seed * 1000 + step)
+
+    table, out = _table(game, {"Cara": "memory", "Dan": "random"}, script)
+    table.run()
+    assert game.over
+    patterns = _card_pattern(game.deck)
+    for line, known in out.public_lines:
+        named = {cid for cid, pattern in patterns if pattern.search(line)}
+        assert named <= known, f"{line!r} names {sorted(named - known)}, which no public event revealed"
+    # The private channels did carry the hands (so the check above had something to catch).
+    for human in ("Alice", "Ben"):
+        assert any(" you hold " in line for line in out.private_lines.get(human, ()))
+
+
+def _alice_to_move(rules: str = "guide") -> Game:
+    """A new three-player game where Alice has the first turn and can ask for a card nobody gives her."""
+    for seed in range(100):
+        game = Game(["Alice", "Ben", "Cara"], rules=profile(rules), seed=seed)
+        if game.current_player == "Alice" and any(
+                a.card and a.card not in game.hand(a.target) for a in game.observation("Alice").legal_actions()):
+            return game
+    raise AssertionError("no seed gives Alice the first turn")
+
+
+def _run_lines(game: Game, lines: list[str], bots=None, **options) -> tuple[TextTable, Recorder]:
+    it = iter(lines)
+    return _table(game, bots or {}, lambda table: next(it, None), **options)
+
+
+def _a_family_alice_holds(game: Game) -> tuple[str, list[str]]:
+    hand = game.hand("Alice")
+    family = game.deck.card(hand[0]).family
+    return family, [c for c in hand if game.deck.card(c).family == family]
+
+
+def test_which_family_do_i_have_lists_only_that_family_privately():
+    game = _alice_to_move()
+    family, held = _a_family_alice_holds(game)
+    plural = game.deck.family(family).name("en", "plural")
+    table, out = _run_lines(game, [f"which {plural} do I have", "quit"], bots={"Ben": "random", "Cara": "random"})
+    table.run()
+    line = out.private_lines["Alice"][-1]
+    names = [game.deck.card(c).name("en", "short") for c in held]
+    assert all(n in line for n in names)
+    others = [c.name("en", "short") for c in game.deck.cards if c.id in game.hand("Alice") and c.id not in held]
+    assert not any(re.search(rf"{re.escape(n)}(?!\w)", line) for n in others)
+    assert all(line not in public for public, _ in out.public_lines)
+
+
+def _miss_for(game: Game, player: str) -> Ask:
+    """A legal request of ``player`` that the other player cannot answer."""
+    for action in game.observation(player).legal_actions():
+        if action.card and action.card not in game.hand(action.target):
+            return action
+    raise AssertionError("no missing card to ask for")
+
+
+def _say(game: Game, action: Ask) -> str:
+    return f"{action.target}, is {game.deck.card(action.card).name('en', 'short')} at home, please?"
+
+
+def test_undo_asks_first_and_no_keeps_the_move():
+    game = _alice_to_move("classic")
+    miss = _miss_for(game, "Alice")
+    table, out = _run_lines(game, [_say(game, miss), "undo", "no", "undo", "yes", "quit"])
+    table.run()
+    lines = out.lines()
+    question = next(line for line in lines if line.startswith("Undo "))
+    card = game.deck.card(miss.card).name("en", "short")
+    assert question == f"Undo Alice's request to {miss.target} for {card}? Say yes or no."
+    assert "All right, nothing was undone." in lines
+    assert "Undone. Your turn again, Alice." in lines
+    assert game.actions == [] and game.current_player == "Alice"
+
+
+def test_pause_keeps_table_talk_out_of_the_game_until_continue():
+    game = _alice_to_move()
+    miss = _miss_for(game, "Alice")
+    table, out = _run_lines(game, ["pause", _say(game, miss), "status", "continue", _say(game, miss), "quit"],
+                            bots={"Ben": "random", "Cara": "random"})
+    table.run()
+    lines = out.lines()
+    assert "Paused. Say continue when you are ready." in lines
+    assert "Let's go on. Your turn, Alice." in lines
+    asks = [line for line in lines if line.startswith("Alice asks")]
+    assert len(asks) == 1  # the request during the pause was not played
+    assert lines.index("Let's go on. Your turn, Alice.") < lines.index(asks[0])
+
+
+def test_a_request_heard_without_certainty_is_confirmed_before_it_is_played():
+    game = _alice_to_move()
+    miss = _miss_for(game, "Alice")
+    unsure = Hearing((Alternative(_say(game, miss).lower().replace(",", "").replace("?", ""), 0.6),), sure=False)
+    sure = Hearing((Alternative("yes", 0.99),))
+    heard = iter([unsure, sure, "quit"])
+    table, out = _table(game, {"Ben": "random", "Cara": "random"}, lambda t: next(heard, None))
+    table.handle("Alice", next(heard))
+    assert game.actions == []
+    card = game.deck.card(miss.card).name("en", "short")
+    assert out.lines()[-1] == f"Did you ask {miss.target} for {card}? Say yes or no."
+    table.handle("Alice", next(heard))
+    assert game.actions == [Ask(miss.target, card=miss.card, polite=True)]
+
+
+def test_the_same_words_heard_surely_are_played_at_once():
+    game = _alice_to_move()
+    miss = _miss_for(game, "Alice")
+    table, _ = _table(game, {"Ben": "random", "Cara": "random"}, lambda t: None)
+    table.handle("Alice", Hearing((Alternative(_say(game, miss).lower(), 0.9),), sure=True))
+    assert game.actions == [Ask(miss.target, card=miss.card, polite=True)]
+
+
+def test_more_detail_names_cards_in_full_and_less_detail_goes_back():
+    game = _alice_to_move()
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
+    table.handle("Alice", "more detail")
+    assert table.narrator.verbose and out.lines()[-1] == "I'll give more detail."
+    table.handle("Alice", "less detail")
+    assert not table.narrator.verbose and out.lines()[-1] == "I'll keep it short."
+
+
+def test_speech_speed_without_the_voice_says_how_to_get_it():
+    game = _alice_to_move()
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
+    table.handle("Alice", "slower")
+    assert "start it with --voice" in out.lines()[-1]
+
+
+def test_repeat_says_everything_since_the_last_words_to_the_same_channels():
+    game = _alice_to_move()
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
+    table.handle("Alice", "hand")
+    table.handle("Alice", "status")
+    before = (len(out.public_lines), len(out.private_lines["Alice"]))
+    table.handle("Alice", "say that again")
+    assert out.public_lines[-1][0] == out.public_lines[before[0] - 1][0]
+    assert len(out.private_lines["Alice"]) == before[1]  # the hand was before the status: not repeated
+
+
+def test_history_can_be_switched_off_for_a_memory_challenge():
+    game = _alice_to_move()
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"}, history=False)
+    table.handle("Alice", "history")
+    assert out.lines()[-1] == "History is off in this game: it is a memory challenge."
+
+
+def test_a_card_drawn_from_the_stock_is_told_only_to_its_new_owner():
+    for seed in range(40):
+        game = Game(["Alice", "Ben"], rules=profile("guide").with_overrides(stock=5), seed=seed)
+        if game.current_player != "Alice":
+            continue
+        try:
+            miss = _miss_for(game, "Alice")
+        except AssertionError:
+            continue
+        table, out = _run_lines(game, [], bots={"Ben": "random"})
+        before = set(game.hand("Alice"))
+        table.handle("Alice", _say(game, miss))
+        drawn = [c for c in game.hand("Alice") if c not in before]
+        if not drawn:
+            continue
+        full = game.deck.card(drawn[0]).name("en", "full")
+        assert f"Alice, you drew {full}." in out.private_lines["Alice"]
+        assert not any(full in line for line in out.lines())
+        assert "Alice draws a card from the stock." in out.lines()
+        return
+    pytest.fail("no seed gave Alice a miss and a draw")
+
+
+def test_refusals_that_reveal_a_hand_are_private():
+    game = _alice_to_move()
+    own = game.deck.card(game.hand("Alice")[0]).name("en", "short")
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
+    table.handle("Alice", f"Ben, is {own} at home, please?")
+    assert out.private_lines["Alice"][-1] == f"You already hold {own}."
+    assert not any(own in line for line in out.lines())
+
+
+def test_dutch_table_speaks_dutch():
+    game = Game(["Anna", "Bram"], rules=profile("dutch"), seed=3)
+    table, out = _run_lines(game, [], bots={"Bram": "random"}, lang="nl")
+    player = game.current_player
+    table.handle(player, "mijn kaarten")
+    assert out.private_lines[player][-1].startswith(f"{player}, je hebt ")
+    table.handle(player, "pauze")
+    assert out.lines()[-1] == "Pauze. Zeg verder als je klaar bent."
