@@ -16,12 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from voicegame.bots import BOT_LEVELS, make_bot
+from voicegame.config import ConfigError, cli_values, describe, load_settings, write_example
 from voicegame.decks import DeckError, builtin_decks, load_deck
 from voicegame.engine import PROFILES, Game, IllegalAction, PositionError, RuleError, Rules, action_from_json, profile
 from voicegame.engine.rules import parse_rule_value
 from voicegame.table.journal import Journal, JournalError, latest_journal, load_journal
 from voicegame.table.output import Lines
 from voicegame.table.session import TextTable
+from voicegame.table.setup import set_up
 from voicegame.understanding import GrammarError, Understander, Understanding, normalize
 from voicegame.understanding.words import similarity
 
@@ -48,9 +50,10 @@ def _rules_from_args(args: argparse.Namespace) -> Rules:
     return rules.with_overrides(**overrides)
 
 
-def _add_game_options(p: argparse.ArgumentParser) -> None:
+def _add_game_options(p: argparse.ArgumentParser, rules: str | None = "guide") -> None:
+    """``rules``: the default profile (None: from the config file, whose default is guide)."""
     p.add_argument("--deck", help="built-in deck name or path to a .toml pack (default: the profile's deck)")
-    p.add_argument("--rules", default="guide", choices=sorted(PROFILES), help="rules profile (default guide)")
+    p.add_argument("--rules", default=rules, choices=sorted(PROFILES), help="rules profile (default guide)")
     p.add_argument("--rule", action="append", metavar="NAME=VALUE", help="override one rule, e.g. stock=5")
     p.add_argument("--seed", type=int, help="seed for the deal (default: a random one, printed)")
 
@@ -68,24 +71,51 @@ def _bot_names(humans: list[str], count: int) -> list[str]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    # --players and --bots describe the whole table: with one of them given, the other is none.
+    only_bots = args.players is None and args.bots is not None
+    if args.players and args.bots is None:
+        args.bots = 0
+    try:
+        settings = load_settings(cli_values(args))
+    except ConfigError as exc:
+        return _fail(str(exc))
+    if args.set_up and sys.stdin.isatty():
+        settings = set_up(settings, lambda question: (_out(question), _read_line())[1], _out)
+        if settings is None:
+            return 0
+    for name in ("bots", "level", "rules", "lang", "asr", "rate", "verbose", "polite_reminder", "deck"):
+        setattr(args, name, getattr(settings, name))
+    args.voice = {"auto": None, "on": True, "off": False}[settings.voice]
+    args.seat = [f"{name}={where}" for name, where in settings.seat_map.items()]
     if args.resume:
         return _resume(args)
     rules = _rules_from_args(args)
     deck = load_deck(args.deck or rules.deck, three_generations=rules.three_generations)
-    humans = [p.strip() for p in (args.players or "").split(",") if p.strip()]
-    if args.level not in BOT_LEVELS:
-        return _fail(f"There is no computer level {args.level!r}. Levels: {', '.join(BOT_LEVELS)}.")
-    bot_names = _bot_names(humans, args.bots)
-    if len(bot_names) < args.bots:
+    humans = [] if only_bots else list(settings.players)
+    bot_names = _bot_names(humans, settings.bots)
+    if len(bot_names) < settings.bots:
         return _fail(f"At most {len(BOT_NAMES)} computer players.")
     players = humans + bot_names
     if len(players) < 2:
         return _fail("A game needs at least 2 players: add --players Alice,Ben or --bots 2.")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     game = Game(players, rules=rules, deck=deck, seed=seed)
-    levels = {n: args.level for n in bot_names}
-    journal = None if args.no_save else Journal.new(game, {"bots": levels, "lang": args.lang})
-    return _play(game, levels, args.lang, journal, args)
+    levels = {n: settings.level for n in bot_names}
+    journal = None if args.no_save else Journal.new(game, {"bots": levels, "lang": settings.lang})
+    return _play(game, levels, settings.lang, journal, args)
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    """The settings in force for ``voicegame play`` and where each comes from."""
+    try:
+        if args.init:
+            _out(f"Wrote a starter config file, every setting commented out: {write_example()}.")
+        settings = load_settings()
+    except ConfigError as exc:
+        return _fail(str(exc))
+    for line in describe(settings):
+        _out(line)
+    return 0
 
 
 def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None, args: argparse.Namespace) -> int:
@@ -403,25 +433,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a game in the terminal")
     p.add_argument("--players", help="human players, comma-separated, in clockwise order (e.g. Alice,Ben)")
-    p.add_argument("--bots", type=int, default=0, help="number of computer players (seated after the humans)")
-    p.add_argument("--level", default="memory", help=f"computer level: {', '.join(BOT_LEVELS)} (default memory)")
-    p.add_argument("--verbose", action="store_true", help="full card names and more detail")
+    p.add_argument("--bots", type=int, help="number of computer players, seated after the humans (default 2,"
+                   " or none when --players is given)")
+    p.add_argument("--level", help=f"computer level: {', '.join(BOT_LEVELS)} (default memory)")
+    p.add_argument("--verbose", action="store_true", default=None, help="full card names and more detail")
     p.add_argument("--resume", nargs="?", const="latest", metavar="FILE",
                    help="carry on the last unfinished game (or the saved game FILE)")
     p.add_argument("--no-save", action="store_true", help="don't keep a journal of this game")
-    p.add_argument("--lang", default="en", choices=["en", "nl"], help="language of requests and narration")
+    p.add_argument("--lang", choices=["en", "nl"], help="language of requests and narration (default en)")
     p.add_argument("--voice", action=argparse.BooleanOptionalAction, default=None,
                    help="speak and listen (default: when a microphone is there; falls back to the keyboard)")
     p.add_argument("--seat", action="append", metavar="NAME=WHERE",
                    help="a player's private channel for hands and help: terminal, none, or headphones by name")
     p.add_argument("--rate", type=int, help="speaking speed in words a minute")
     p.add_argument("--no-history", action="store_true", help="a memory challenge: no history command")
-    p.add_argument("--asr", default="auto", help="recognizer: auto, vosk or pocketsphinx")
+    p.add_argument("--asr", help="recognizer: auto, vosk or pocketsphinx (default auto)")
     p.add_argument("--audio-in", metavar="FILE.wav|-", help="listen to a recording or raw 16 kHz PCM on stdin")
-    p.add_argument("--polite-reminder", action="store_true",
+    p.add_argument("--polite-reminder", action="store_true", default=None,
                    help="for young players: a request without please is asked again, not played")
-    _add_game_options(p)
-    p.set_defaults(func=cmd_play)
+    _add_game_options(p, rules=None)
+    p.set_defaults(func=cmd_play, set_up=False)
+
+    p = sub.add_parser("config", help="show the settings voicegame play uses and where each comes from")
+    p.add_argument("--init", action="store_true", help="write a starter config file (never over an existing one)")
+    p.set_defaults(func=cmd_config)
 
     sub.add_parser("models", help="list or download speech models: models list | models fetch en")
 
@@ -489,7 +524,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
-        args = parser.parse_args(["play", "--players", "You", "--bots", "2"] + argv)
+        args = parser.parse_args(["play"] + argv)
+    if args.func is cmd_play and argv in ([], ["play"]):
+        args.set_up = True  # no options: a short set-up conversation, where Enter starts at once
     try:
         return args.func(args)
     except (DeckError, RuleError, PositionError, GrammarError) as exc:

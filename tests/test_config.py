@@ -1,0 +1,273 @@
+"""The config file: merge order, sources, speakable errors, and the user's file left untouched."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tomllib
+
+import pytest
+
+from voicegame.config import (
+    COMMAND_LINE,
+    DEFAULT,
+    ConfigError,
+    Settings,
+    cli_values,
+    config_path,
+    describe,
+    example_text,
+    load_settings,
+    read_config,
+    write_example,
+)
+
+
+@pytest.fixture()
+def cfg(tmp_path, monkeypatch):
+    path = tmp_path / "voicegame" / "config.toml"
+    monkeypatch.setenv("VOICEGAME_CONFIG", str(path))
+    return path
+
+
+def _write(path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, "utf-8")
+
+
+def test_the_env_var_names_the_file(cfg):
+    assert config_path() == cfg
+
+
+def test_without_the_env_var_the_file_is_in_the_user_config_folder(monkeypatch):
+    monkeypatch.delenv("VOICEGAME_CONFIG", raising=False)
+    path = config_path()
+    assert path.name == "config.toml" and "voicegame" in path.parts
+
+
+def test_a_missing_file_gives_the_defaults(cfg):
+    settings = load_settings()
+    assert not cfg.exists()
+    assert settings == Settings()
+    assert (settings.players, settings.bots, settings.level, settings.deck, settings.rules) == (
+        ("You",), 2, "memory", None, "guide")
+    assert (settings.lang, settings.voice, settings.asr, settings.rate) == ("en", "auto", "auto", 170)
+    assert settings.verbose is False and settings.polite_reminder is False and settings.seats == ()
+    assert all(settings.source(name) == DEFAULT for name in ("players", "bots", "deck", "seats"))
+    assert settings.deck_name == "jaques"
+
+
+def test_file_beats_defaults_and_command_line_beats_file(cfg):
+    _write(cfg, 'bots = 3\nlevel = "child"\nplayers = ["Alice", "Ben"]\nrules = "classic"\n')
+    settings = load_settings({"bots": 1, "lang": "nl"})
+    assert settings.bots == 1 and settings.source("bots") == COMMAND_LINE
+    assert settings.lang == "nl" and settings.source("lang") == COMMAND_LINE
+    assert settings.level == "child" and settings.source("level") == str(cfg)
+    assert settings.players == ("Alice", "Ben") and settings.source("players") == str(cfg)
+    assert settings.rules == "classic" and settings.deck_name == "sporting"
+    assert settings.asr == "auto" and settings.source("asr") == DEFAULT
+
+
+def test_a_value_written_in_the_file_comes_from_the_file_even_when_it_is_the_default(cfg):
+    _write(cfg, "bots = 2\n")
+    assert load_settings().source("bots") == str(cfg)
+    assert load_settings({"bots": 2}).source("bots") == COMMAND_LINE
+
+
+def test_seats_are_read_as_a_table(cfg):
+    _write(cfg, 'players = ["Alice", "Ben", "Cara"]\n[seats]\nAlice = "terminal"\nBen = 2\nCara = "USB Headset"\n')
+    settings = load_settings()
+    assert settings.seats == (("Alice", "terminal"), ("Ben", 2), ("Cara", "USB Headset"))
+    assert settings.seat_map == {"Alice": "terminal", "Ben": "2", "Cara": "USB Headset"}
+
+
+def test_a_deck_file_is_found_next_to_the_config_file(cfg):
+    _write(cfg.parent / "packs" / "mine.toml", "name = 'mine'\n")
+    _write(cfg, 'deck = "packs/mine.toml"\n')
+    assert load_settings().deck == str(cfg.parent / "packs" / "mine.toml")
+
+
+def test_cli_values_keeps_only_the_options_given():
+    args = argparse.Namespace(players="Alice, Ben,", bots=None, level=None, deck=None, rules="dutch", lang=None,
+                              voice=True, asr=None, verbose=False, polite_reminder=None, seed=7, resume=None,
+                              seat=None)
+    assert cli_values(args) == {"players": ["Alice", "Ben"], "rules": "dutch", "voice": "on"}
+
+
+def test_cli_values_no_voice_and_seats():
+    args = argparse.Namespace(voice=False, verbose=True, rate=200, seat=["Alice=terminal", "Ben = USB Headset"])
+    assert cli_values(args) == {"voice": "off", "verbose": True, "rate": 200,
+                                "seats": {"Alice": "terminal", "Ben": "USB Headset"}}
+    assert cli_values(argparse.Namespace(voice=None)) == {}
+    with pytest.raises(ConfigError, match="write a seat as NAME=WHERE, for example --seat Alice=terminal, not Ben."):
+        cli_values(argparse.Namespace(seat=["Ben"]))
+
+
+def test_command_line_seats_replace_the_files_seats(cfg):
+    _write(cfg, '[seats]\nAlice = 1\n')
+    settings = load_settings({"seats": {"Ben": "terminal"}})
+    assert settings.seats == (("Ben", "terminal"),) and settings.source("seats") == COMMAND_LINE
+
+
+def test_command_line_values_are_checked_too(cfg):
+    with pytest.raises(ConfigError) as err:
+        load_settings({"level": "hard"})
+    assert str(err.value).startswith("On the command line, level = \"hard\" is not a computer level.")
+    with pytest.raises(ConfigError, match="On the command line, there is no setting called colour"):
+        load_settings({"colour": "red"})
+
+
+# Each bad file: the words the sentence must contain (besides the file's path).
+BAD_FILES = [
+    ('levl = "child"\n', ["there is no setting called levl.", "Did you mean level?", "Fix or remove that line."]),
+    ("polite-reminder = true\n", ["no setting called polite-reminder.", "Did you mean polite_reminder?"]),
+    ('bots = "two"\n', ['bots must be a whole number, not "two".', "Write it like this: bots = 2."]),
+    ("bots = true\n", ["bots must be a whole number, not true.", "bots = 2"]),
+    ("bots = 40\n", ["bots = 40 is too high.", "from 0 to 11"]),
+    ('level = "hard"\n', ['level = "hard" is not a computer level.', "Write one of: random, child, memory, expert",
+                          'for example level = "memory".']),
+    ("level = 3\n", ["level must be a word in quotes, not 3.", 'level = "memory"']),
+    ('rules = "fancy"\n', ['rules = "fancy" is not a rules profile.', "guide, classic, dutch"]),
+    ('deck = "jacques"\n', ['deck = "jacques" is not a built-in deck.', "Did you mean jaques?",
+                            "jaques, letters, sporting, standard", "or the path of a .toml pack"]),
+    ('deck = "nowhere.toml"\n', ["deck names the file", "nowhere.toml, which is not there."]),
+    ('lang = "fr"\n', ['lang = "fr" is not a language with templates.', "Write one of: en, nl"]),
+    ("voice = true\n", ["voice must be a word in quotes, not true.", 'voice = "auto"']),
+    ('voice = "loud"\n', ['voice = "loud" is not a voice setting.', "auto, on, off"]),
+    ('asr = "whisper"\n', ['asr = "whisper" is not a recognizer.', "auto, vosk, pocketsphinx"]),
+    ('players = "Alice, Ben"\n', ['players must be a list of names, not "Alice, Ben".',
+                                  'players = ["Alice", "Ben"]']),
+    ('players = ["Ben", "ben"]\n', ["players names Ben twice.", "Give every player a different name."]),
+    ('players = ["Ann", " "]\n', ["players has an empty name.", 'players = ["Alice", "Ben"]']),
+    ('verbose = "yes"\n', ['verbose must be true or false, without quotes, not "yes".', "verbose = false"]),
+    ("rate = 20\n", ["rate = 20 is too low.", "from 80 to 450"]),
+    ('seats = "terminal"\n', ['seats must be a table, not "terminal".', 'Alice = "terminal"']),
+    ("[seats]\nBen = true\n", ["the seat of Ben must be", "not true.", "[seats] table"]),
+    ("[seats]\nBen = -1\n", ["the seat of Ben is -1; device numbers start at 0."]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), BAD_FILES, ids=[t.split("\n")[-2] for t, _ in BAD_FILES])
+def test_every_bad_setting_is_a_sentence_naming_file_key_and_fix(cfg, text, expected):
+    _write(cfg, text)
+    with pytest.raises(ConfigError) as err:
+        load_settings()
+    message = str(err.value)
+    assert message.startswith(f"In the config file {cfg}, ")
+    for words in expected:
+        assert words in message
+    assert message.endswith((".", "?")) and "\n" not in message
+
+
+def test_too_few_players_in_all_names_where_the_values_came_from(cfg):
+    _write(cfg, "players = []\nbots = 1\n")
+    with pytest.raises(ConfigError) as err:
+        load_settings()
+    assert str(err.value) == (f"A game needs at least 2 players, but there are no people and 1 computer player"
+                              f" (from {cfg}). Write bots = 1 or more, or add a name to players.")
+
+
+def test_too_many_players_in_all(cfg):
+    _write(cfg, "bots = 9\n")
+    names = [f"P{i}" for i in range(5)]
+    with pytest.raises(ConfigError) as err:
+        load_settings({"players": names})
+    assert "at most 12 players, but there are 5 people and 9 computer players" in str(err.value)
+    assert "from the command line" in str(err.value) and f"from {cfg}" in str(err.value)
+    assert "Lower bots to 7 or fewer." in str(err.value)
+
+
+def test_bad_toml_says_the_line(cfg):
+    _write(cfg, 'bots = 2\nlevel = "child"\nrules guide\n')
+    with pytest.raises(ConfigError) as err:
+        load_settings()
+    message = str(err.value)
+    assert message.startswith(f"The config file {cfg} is not valid TOML on line 3: ")
+    assert "(at line" not in message and message.endswith("or move the file away to play with the defaults.")
+
+
+def test_bad_toml_at_the_very_end(cfg):
+    _write(cfg, 'level = "child')
+    with pytest.raises(ConfigError, match=r"is not valid TOML (on line 1|at its end): "):
+        load_settings()
+
+
+def test_a_file_that_is_not_utf8(cfg):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_bytes(b'players = ["Ren\xe9e"]\n')
+    with pytest.raises(ConfigError, match="is not plain UTF-8 text"):
+        read_config()
+
+
+def test_an_unreadable_config_path(cfg):
+    cfg.mkdir(parents=True)  # a folder where the file should be
+    with pytest.raises(ConfigError, match=f"Cannot read the config file {cfg}"):
+        load_settings()
+
+
+@pytest.mark.parametrize("text", ['bots = 3\nlevel = "expert"\n', 'bots = "many"\n', "not toml at all ["])
+def test_the_file_is_never_modified(cfg, text):
+    _write(cfg, text)
+    before = (cfg.read_bytes(), os.stat(cfg).st_mtime_ns)
+    try:
+        describe(load_settings({"bots": 1}))
+    except ConfigError:
+        pass
+    with pytest.raises(ConfigError):
+        write_example(cfg)
+    assert (cfg.read_bytes(), os.stat(cfg).st_mtime_ns) == before
+    assert sorted(p.name for p in cfg.parent.iterdir()) == ["config.toml"]
+
+
+def test_config_lines_show_every_setting_and_its_source(cfg):
+    _write(cfg, 'players = ["Alice", "Ben"]\nverbose = true\n[seats]\nAlice = "terminal"\nBen = 1\n')
+    lines = describe(load_settings({"bots": 3}))
+    assert lines == [
+        f"Config file: {cfg} (it exists).",
+        f"players = Alice, Ben  (from: {cfg})",
+        "bots = 3  (from: command line)",
+        "level = memory  (from: default)",
+        "deck = jaques (the deck of the guide rules)  (from: default)",
+        "rules = guide  (from: default)",
+        "lang = en  (from: default)",
+        "voice = auto  (from: default)",
+        "asr = auto  (from: default)",
+        f"verbose = true  (from: {cfg})",
+        "polite_reminder = false  (from: default)",
+        "rate = 170  (from: default)",
+        f"seats = Alice: terminal, Ben: 1  (from: {cfg})",
+    ]
+
+
+def test_config_lines_say_when_there_is_no_file(cfg):
+    lines = describe(load_settings())
+    assert lines[0] == f"Config file: {cfg} (it does not exist yet, so the defaults are used)."
+    assert "seats = none set  (from: default)" in lines
+
+
+def test_the_starter_file_changes_nothing_until_edited(cfg):
+    assert write_example() == cfg
+    assert cfg.read_text("utf-8") == example_text()
+    settings = load_settings()
+    assert settings == Settings() and settings.source("bots") == DEFAULT
+
+
+def test_every_line_of_the_starter_file_works_once_uncommented(cfg):
+    write_example(cfg)
+    uncommented = "\n".join(line[2:] if line.startswith("# ") and " = " in line or line == "# [seats]" else line
+                            for line in cfg.read_text("utf-8").splitlines())
+    data = tomllib.loads(uncommented)
+    assert set(data) == {"players", "bots", "level", "deck", "rules", "lang", "voice", "asr", "verbose",
+                         "polite_reminder", "rate", "seats"}
+    cfg.write_text(uncommented, "utf-8")
+    settings = load_settings()
+    assert settings.bots == 2 and settings.source("bots") == str(cfg)
+    assert settings.deck == "jaques" and settings.seats == (("You", "terminal"),)
+
+
+def test_the_starter_file_is_never_written_over(cfg):
+    _write(cfg, "bots = 4\n")
+    with pytest.raises(ConfigError) as err:
+        write_example(cfg)
+    assert str(err.value) == f"There is already a config file at {cfg}. It is left as it is."
+    assert cfg.read_text("utf-8") == "bots = 4\n"

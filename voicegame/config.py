@@ -1,0 +1,416 @@
+"""Defaults for ``voicegame play`` kept in a TOML file, so a family sets the table up once.
+
+Values come from three places, each overriding the one before: the built-in defaults, the
+config file, and the options given on the command line. Every value remembers where it came
+from, so ``voicegame config`` can say why a setting is what it is. The user's file is only
+ever read; a starter file is written only when asked for, and never over an existing one.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import platformdirs
+
+from voicegame.bots import BOT_LEVELS
+from voicegame.decks import builtin_decks
+from voicegame.engine import PROFILES, profile
+from voicegame.speech.recognizers import BACKENDS
+from voicegame.understanding.grammar import GRAMMAR_DIR
+
+__all__ = ["COMMAND_LINE", "DEFAULT", "MAX_PLAYERS", "ConfigError", "Settings", "cli_values", "config_path",
+           "describe", "load_settings", "read_config", "write_example"]
+
+DEFAULT = "default"
+COMMAND_LINE = "command line"
+# Game() accepts 2 to 12 players.
+MIN_PLAYERS, MAX_PLAYERS = 2, 12
+VOICE_MODES = ("auto", "on", "off")
+RATE_RANGE = (80, 450)  # words per minute that espeak-ng still speaks clearly
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used; the message is one spoken sentence saying what to write."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The settings for a new game; ``sources`` says where each one came from."""
+
+    players: tuple[str, ...] = ("You",)
+    bots: int = 2
+    level: str = "memory"
+    deck: str | None = None  # None: the rules profile's own deck
+    rules: str = "guide"
+    lang: str = "en"
+    voice: str = "auto"
+    asr: str = "auto"
+    verbose: bool = False
+    polite_reminder: bool = False
+    rate: int = 170
+    seats: tuple[tuple[str, str | int], ...] = ()  # (player, "terminal" | "none" | device name or index)
+    sources: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), compare=False, repr=False)
+
+    def source(self, name: str) -> str:
+        return self.sources.get(name, DEFAULT)
+
+    @property
+    def deck_name(self) -> str:
+        """The deck the game will use: the chosen one, or the rules profile's."""
+        return self.deck or profile(self.rules).deck
+
+    @property
+    def seat_map(self) -> dict[str, str]:
+        """Seats as the command line's --seat gives them: every place (a device index too) as text."""
+        return {name: str(where) for name, where in self.seats}
+
+    def changed(self, source: str, **values: Any) -> Settings:
+        """A copy with ``values`` set and marked as coming from ``source`` (unchanged ones keep theirs)."""
+        differing = {k: v for k, v in values.items() if getattr(self, k) != v}
+        if not differing:
+            return self
+        sources = {**self.sources, **{k: source for k in differing}}
+        return replace(self, **differing, sources=MappingProxyType(sources))
+
+
+NAMES = tuple(f.name for f in fields(Settings) if f.name != "sources")
+
+# How each setting is written in the file: shown in error messages and the starter file.
+EXAMPLES = {
+    "players": 'players = ["Alice", "Ben"]',
+    "bots": "bots = 2",
+    "level": 'level = "memory"',
+    "deck": 'deck = "jaques"',
+    "rules": 'rules = "guide"',
+    "lang": 'lang = "en"',
+    "voice": 'voice = "auto"',
+    "asr": 'asr = "auto"',
+    "verbose": "verbose = false",
+    "polite_reminder": "polite_reminder = false",
+    "rate": "rate = 170",
+    "seats": 'a [seats] table with one line per player, like Alice = "terminal"',
+}
+
+
+def config_path() -> Path:
+    """The config file: $VOICEGAME_CONFIG, or config.toml in the user's config folder."""
+    override = os.environ.get("VOICEGAME_CONFIG")
+    if override:
+        return Path(override)
+    return Path(platformdirs.user_config_dir("voicegame", appauthor=False)) / "config.toml"
+
+
+def languages() -> tuple[str, ...]:
+    """Languages with request templates, the ones a game can be played in."""
+    return tuple(sorted(p.stem for p in GRAMMAR_DIR.glob("*.toml")))
+
+
+def read_config(path: Path | None = None) -> dict[str, Any]:
+    """The checked values in the config file; an empty dict when there is no file."""
+    path = config_path() if path is None else path
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise ConfigError(f"Cannot read the config file {path}: {exc.strerror}.") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"The config file {path} is not plain UTF-8 text. Save it again as UTF-8.") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(_toml_problem(path, exc)) from None
+    where = f"In the config file {path}, "
+    values = {}
+    for key, value in data.items():
+        if key not in NAMES:
+            raise ConfigError(where + f"there is no setting called {key}.{_did_you_mean(key, NAMES)}"
+                              f" Settings are: {', '.join(NAMES)}. Fix or remove that line.")
+        values[key] = _check(key, value, where, base=path.parent)
+    return values
+
+
+def _toml_problem(path: Path, exc: tomllib.TOMLDecodeError) -> str:
+    text = str(exc)
+    found = re.search(r"\s*\(at line (\d+), column \d+\)", text)
+    what = text[: found.start()] if found else re.sub(r"\s*\(at end of document\)", "", text)
+    what = what[:1].lower() + what[1:]
+    place = f"on line {found.group(1)}" if found else "at its end"
+    return (f"The config file {path} is not valid TOML {place}: {what}. Fix that line,"
+            " or move the file away to play with the defaults.")
+
+
+def cli_values(args: Any) -> dict[str, Any]:
+    """The play options the user actually gave, from an argparse namespace.
+
+    An option left at ``None``, or an on-only flag left off, was not given, so the config
+    file's value stands. ``--voice``/``--no-voice`` give "on"/"off"; ``--seat NAME=WHERE``
+    options (a list in ``args.seat``) give the seats.
+    """
+    values: dict[str, Any] = {}
+    for name in NAMES:
+        value = getattr(args, name, None)
+        if name == "voice" and isinstance(value, bool):
+            value = "on" if value else "off"
+        if value is None or value is False:
+            continue
+        if name == "players" and isinstance(value, str):
+            value = [p.strip() for p in value.split(",") if p.strip()]
+        values[name] = value
+    if getattr(args, "seat", None):
+        seats = {}
+        for spec in args.seat:
+            name, sep, where = spec.partition("=")
+            if not sep or not name.strip() or not where.strip():
+                raise ConfigError(f"On the command line, write a seat as NAME=WHERE, for example"
+                                  f" --seat Alice=terminal, not {spec}.")
+            seats[name.strip()] = where.strip()
+        values["seats"] = seats
+    return values
+
+
+def load_settings(cli: Mapping[str, Any] | None = None, path: Path | None = None) -> Settings:
+    """Defaults, then the config file, then the command-line values given (checked, with sources)."""
+    path = config_path() if path is None else path
+    settings = _given(Settings(), str(path), read_config(path))
+    given = {}
+    for key, value in (cli or {}).items():
+        if key not in NAMES:
+            raise ConfigError(f"On the command line, there is no setting called {key}.")
+        given[key] = _check(key, value, "On the command line, ", base=Path.cwd())
+    settings = _given(settings, COMMAND_LINE, given)
+    _check_table(settings)
+    return settings
+
+
+def _given(settings: Settings, source: str, values: dict[str, Any]) -> Settings:
+    """Set ``values``, all marked as from ``source``: a value written down counts even when it is the default."""
+    if not values:
+        return settings
+    return replace(settings, **values, sources=MappingProxyType({**settings.sources, **dict.fromkeys(values, source)}))
+
+
+def _check_table(settings: Settings) -> None:
+    total = len(settings.players) + settings.bots
+    if MIN_PLAYERS <= total <= MAX_PLAYERS:
+        return
+    origin = sorted({settings.source("players"), settings.source("bots")} - {DEFAULT})
+    said = f" ({' and '.join(_origin_phrase(o) for o in origin)})" if origin else ""
+    people = _count(len(settings.players), "person", "people")
+    if total < MIN_PLAYERS:
+        raise ConfigError(f"A game needs at least {MIN_PLAYERS} players, but there {_is(len(settings.players))}"
+                          f" {people} and {_count(settings.bots, 'computer player', 'computer players')}{said}."
+                          " Write bots = 1 or more, or add a name to players.")
+    raise ConfigError(f"A game has at most {MAX_PLAYERS} players, but there {_is(len(settings.players))}"
+                      f" {people} and {_count(settings.bots, 'computer player', 'computer players')}{said}."
+                      f" Lower bots to {max(MAX_PLAYERS - len(settings.players), 0)} or fewer.")
+
+
+def _origin_phrase(source: str) -> str:
+    return "from the command line" if source == COMMAND_LINE else f"from {source}"
+
+
+def _is(n: int) -> str:
+    return "is" if n == 1 else "are"
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{'no' if n == 0 else n} {one if n == 1 else many}"
+
+
+def _did_you_mean(word: str, choices: tuple[str, ...] | list[str]) -> str:
+    close = difflib.get_close_matches(word.replace("-", "_").lower(), choices, n=1, cutoff=0.6)
+    return f" Did you mean {close[0]}?" if close else ""
+
+
+def _toml(value: Any) -> str:
+    """A value as it would be written in the file."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def _check(key: str, value: Any, where: str, base: Path) -> Any:
+    """``value`` in the type Settings keeps, or a ConfigError naming ``where``, ``key`` and the fix."""
+    example = EXAMPLES[key]
+
+    def wrong(kind: str) -> ConfigError:
+        return ConfigError(f"{where}{key} must be {kind}, not {_toml_shown(value)}. Write it like this: {example}.")
+
+    def choose(choices: tuple[str, ...] | list[str], what: str) -> str:
+        if not isinstance(value, str):
+            raise wrong("a word in quotes")
+        if value not in choices:
+            raise ConfigError(f"{where}{key} = {_toml(value)} is not {what}.{_did_you_mean(value, choices)}"
+                              f" Write one of: {', '.join(choices)}; for example {example}.")
+        return value
+
+    if key == "players":
+        if isinstance(value, str):
+            raise wrong("a list of names")
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise wrong("a list of names in quotes")
+        names = [v.strip() for v in value]
+        if any(not n for n in names):
+            raise ConfigError(f"{where}players has an empty name. Write it like this: {example}.")
+        folded = [n.casefold() for n in names]
+        for n in names:
+            if folded.count(n.casefold()) > 1:
+                raise ConfigError(f"{where}players names {n} twice. Give every player a different name.")
+        if len(names) > MAX_PLAYERS:
+            raise ConfigError(f"{where}players names {len(names)} people, but a game has at most {MAX_PLAYERS}.")
+        return tuple(names)
+    if key in ("bots", "rate"):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise wrong("a whole number")
+        low, high = (0, MAX_PLAYERS - 1) if key == "bots" else RATE_RANGE
+        if not low <= value <= high:
+            unit = "computer players" if key == "bots" else "words a minute"
+            raise ConfigError(f"{where}{key} = {value} is too {'low' if value < low else 'high'}."
+                              f" Write a number of {unit} from {low} to {high}; for example {example}.")
+        return value
+    if key in ("verbose", "polite_reminder"):
+        if not isinstance(value, bool):
+            raise wrong("true or false, without quotes")
+        return value
+    if key == "level":
+        return choose(list(BOT_LEVELS), "a computer level")
+    if key == "rules":
+        return choose(list(PROFILES), "a rules profile")
+    if key == "lang":
+        return choose(languages(), "a language with templates")
+    if key == "voice":
+        return choose(VOICE_MODES, "a voice setting")
+    if key == "asr":
+        return choose(BACKENDS, "a recognizer")
+    if key == "deck":
+        return _check_deck(value, where, base, wrong)
+    if key == "seats":
+        return _check_seats(value, where)
+    raise AssertionError(key)  # every name in NAMES is handled above
+
+
+def _toml_shown(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a table"
+    return _toml(value)
+
+
+def _check_deck(value: Any, where: str, base: Path, wrong) -> str:
+    if not isinstance(value, str):
+        raise wrong("a deck name in quotes")
+    decks = builtin_decks()
+    if value in decks:
+        return value
+    if value.endswith(".toml"):
+        path = Path(value).expanduser()
+        path = path if path.is_absolute() else base / path
+        if not path.is_file():
+            raise ConfigError(f"{where}deck names the file {path}, which is not there."
+                              f" Write the path of a .toml pack, or one of: {', '.join(decks)}.")
+        return str(path)
+    raise ConfigError(f"{where}deck = {_toml(value)} is not a built-in deck.{_did_you_mean(value, decks)}"
+                      f" Write one of: {', '.join(decks)}, or the path of a .toml pack; for example"
+                      f" {EXAMPLES['deck']}.")
+
+
+def _check_seats(value: Any, where: str) -> tuple[tuple[str, str | int], ...]:
+    fix = 'Write a [seats] table with one line per player, like Alice = "terminal", Ben = "none" or Cara = 2.'
+    if isinstance(value, (list, tuple)) and all(isinstance(p, (list, tuple)) and len(p) == 2 for p in value):
+        value = dict(value)  # the pairs Settings keeps, handed back on the command line
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}seats must be a table, not {_toml_shown(value)}. {fix}")
+    seats = []
+    for name, seat in value.items():
+        if isinstance(seat, bool) or not isinstance(seat, (str, int)):
+            raise ConfigError(f"{where}the seat of {name} must be \"terminal\", \"none\", a sound device name"
+                              f" in quotes or a device number, not {_toml_shown(seat)}. {fix}")
+        if isinstance(seat, int) and seat < 0:
+            raise ConfigError(f"{where}the seat of {name} is {seat}; device numbers start at 0. {fix}")
+        if isinstance(seat, str) and not seat.strip():
+            raise ConfigError(f"{where}the seat of {name} is empty. {fix}")
+        seats.append((str(name), seat.strip() if isinstance(seat, str) else seat))
+    return tuple(seats)
+
+
+def _shown(settings: Settings, name: str) -> str:
+    value = getattr(settings, name)
+    if name == "players":
+        return ", ".join(value) if value else "nobody"
+    if name == "deck" and value is None:
+        return f"{settings.deck_name} (the deck of the {settings.rules} rules)"
+    if name == "seats":
+        return ", ".join(f"{p}: {s}" for p, s in value) if value else "none set"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def describe(settings: Settings, path: Path | None = None) -> list[str]:
+    """The lines of ``voicegame config``: where the file is, and every setting with its source."""
+    path = config_path() if path is None else path
+    state = "it exists" if path.is_file() else "it does not exist yet, so the defaults are used"
+    lines = [f"Config file: {path} ({state})."]
+    lines += [f"{name} = {_shown(settings, name)}  (from: {settings.source(name)})" for name in NAMES]
+    return lines
+
+
+def example_text() -> str:
+    """The starter file: every setting present but commented out, so it changes nothing until edited."""
+    defaults = Settings()
+    notes = {
+        "players": "People at the table, in clockwise order.",
+        "bots": "How many computer players sit after them.",
+        "level": f"How well the computer plays: {', '.join(BOT_LEVELS)} (weakest first).",
+        "deck": f"Card pack: {', '.join(builtin_decks())}, or the path of a .toml pack."
+                " Left out, the rules choose.",
+        "rules": f"Rules profile: {', '.join(PROFILES)}. See: voicegame rules",
+        "lang": f"Language of requests and narration: {', '.join(languages())}.",
+        "voice": "Speak and listen: auto, on or off.",
+        "asr": f"Speech recognizer: {', '.join(BACKENDS)}.",
+        "verbose": "Full card names and more detail.",
+        "polite_reminder": "For young players: a request without please is asked again, not played.",
+        "rate": f"Speaking speed in words a minute, {RATE_RANGE[0]} to {RATE_RANGE[1]}.",
+    }
+    out = ["# voicegame settings. Remove the # in front of a line to use it.",
+           "# Options given on the command line win over this file. See: voicegame config", ""]
+    for name in NAMES:
+        if name == "seats":
+            continue
+        value = getattr(defaults, name)
+        out.append(f"# {notes[name]}")
+        out.append(f"# {name} = {_toml(value if value is not None else 'jaques')}")
+        out.append("")
+    out += ["# Where each person sits: \"terminal\" (this keyboard and screen), \"none\" (no device),",
+            "# or a sound device name or number. Keep this table at the end of the file.",
+            "# [seats]",
+            '# You = "terminal"',
+            ""]
+    return "\n".join(out)
+
+
+def write_example(path: Path | None = None) -> Path:
+    """Write the starter file at ``path``; an existing file is never replaced."""
+    path = config_path() if path is None else path
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "x", encoding="utf-8") as f:
+            f.write(example_text())
+    except FileExistsError:
+        raise ConfigError(f"There is already a config file at {path}. It is left as it is.") from None
+    except OSError as exc:
+        raise ConfigError(f"Cannot write the config file {path}: {exc.strerror}.") from None
+    return path
