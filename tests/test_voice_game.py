@@ -165,3 +165,43 @@ def test_read_returns_none_when_the_audio_ends():
     voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), silence,
                     Understander(game.deck, game.players), lambda line: None)
     assert voice.read() is None
+
+
+def test_the_keyboard_stays_live_while_listening():
+    """Enter alone stops a long narration; a typed line is taken as if it had been said."""
+    import queue
+
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.tts import Pyttsx3Speaker
+    from voicegame.table.voice import VoiceIO
+    from voicegame.understanding import Understander
+
+    class SlowOutput(CapturedOutput):
+        """Plays in real time, so a narration is still going when Enter comes."""
+
+        def play(self, pieces, rate, stop=None) -> bool:
+            for piece in [pieces] if isinstance(pieces, bytes) else pieces:
+                for i in range(0, len(piece), rate // 10):
+                    if stop is not None and stop.is_set():
+                        return False
+                    time.sleep(0.1)
+                    self.seconds += 0.1
+            return True
+
+    game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
+    typed: queue.Queue[str] = queue.Queue()
+    sound = SlowOutput()
+    speaker = Pyttsx3Speaker(Voice("en", 170), output=sound, write=lambda line: None, echo=False)
+    voice = VoiceIO(PocketSphinxRecognizer(), speaker, iter([bytes(CHUNK)] * 1000), Understander(game.deck, game.players),
+                    lambda line: None, typed=typed)
+    voice.public("This is a long narration. " * 10)
+    time.sleep(0.5)
+    assert speaker.busy()
+    typed.put("")
+    typed.put("status")
+    assert voice.read() == "status"
+    deadline = time.monotonic() + 2
+    while speaker.busy() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not speaker.busy() and sound.seconds < 5
+    speaker.close()

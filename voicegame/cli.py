@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import queue
 import random
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -198,7 +200,8 @@ def _use_voice(table: TextTable, args: argparse.Namespace, seats: dict[str, str]
                  "To hear them privately, give each player headphones: --seat Alice=USB Headset.")
         channels = {p: _seat_channel(p, where) for p, where in seats.items()}
         voice = VoiceIO(recognizer, speaker, chunks, table.understander, _out, voices=bot_voices,
-                        seats={p: c for p, c in channels.items() if c is not None})
+                        seats={p: c for p, c in channels.items() if c is not None},
+                        typed=_keyboard() if sys.stdin.isatty() else None)
     except SpeechError as exc:
         if asked:
             _out(f"{exc} You can type instead.")
@@ -207,6 +210,18 @@ def _use_voice(table: TextTable, args: argparse.Namespace, seats: dict[str, str]
     table.out = voice
     table.speech = voice
     return True
+
+
+def _keyboard() -> queue.Queue[str]:
+    """Typed lines, read on a thread of their own, so the keyboard works while the game listens."""
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        for line in sys.stdin:
+            lines.put(line.rstrip("\n"))
+
+    threading.Thread(target=read, name="keyboard", daemon=True).start()
+    return lines
 
 
 def _read_line() -> str | None:

@@ -4,11 +4,13 @@ What the table says is printed and spoken (a computer player's own words in its 
 private lines go to the seat's channel. What a player says is cut into utterances (end of
 speech after about half a second of silence), recognized with the game's word list, and handed
 to the table as a Hearing. While the program speaks, the microphone's audio is discarded and the
-recognizer reset afterwards, so it never hears itself.
+recognizer reset afterwards, so it never hears itself. The keyboard stays live: Enter on its own
+cuts a long narration short, and a typed line counts as if it had been said.
 """
 
 from __future__ import annotations
 
+import queue
 from dataclasses import replace
 from typing import Callable, Iterable, Iterator
 
@@ -31,15 +33,17 @@ class VoiceIO(Output):
     def __init__(self, recognizer: Recognizer, speaker: Speaker, chunks: Iterable[bytes],
                  understander: Understander, print_line: Callable[[str], None], *,
                  voices: dict[str, Voice] | None = None, seats: dict[str, Callable[[str], None]] | None = None,
-                 end_silence: float = 0.5) -> None:
+                 typed: queue.Queue[str] | None = None, end_silence: float = 0.5) -> None:
         """``speaker.voice`` is the narrator's; ``voices``: a voice per computer player;
-        ``seats``: a private channel per player (others hear their private lines here)."""
+        ``seats``: a private channel per player (others hear their private lines here);
+        ``typed``: lines from the keyboard, looked at between audio chunks."""
         self.recognizer = recognizer
         self.speaker = speaker
         self.print_line = print_line
         self.voices = dict(voices or {})
         self.seats = dict(seats or {})
         self._chunks: Iterator[bytes] = iter(chunks)
+        self._typed = typed
         self._segmenter = Segmenter(end_silence=end_silence)
         self._gate = Gate(speaker, on_reset=self._reset)
         grammar = load_grammar(understander.lang)
@@ -71,8 +75,12 @@ class VoiceIO(Output):
 
     # ------------------------------------------------------------ in
 
-    def read(self) -> Hearing | None:
+    def read(self) -> Hearing | str | None:
         for chunk in self._chunks:
+            line = self._key()
+            if line is not None:
+                self._reset()
+                return line
             pcm = self._gate.filter(chunk)
             if pcm is None:
                 continue
@@ -84,6 +92,18 @@ class VoiceIO(Output):
             hearing = self._event(event)
             if hearing:
                 return hearing
+        return None
+
+    def _key(self) -> str | None:
+        """A typed line, if one is waiting; Enter alone stops the speech instead."""
+        while self._typed is not None:
+            try:
+                line = self._typed.get_nowait()
+            except queue.Empty:
+                return None
+            if line.strip():
+                return line
+            self.speaker.stop()
         return None
 
     def _event(self, event) -> Hearing | None:
