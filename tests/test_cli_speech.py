@@ -39,3 +39,17 @@ def test_say_without_a_loudspeaker_shows_the_words(tmp_path):
     lines = proc.stdout.splitlines()
     if lines and lines[0].startswith("No loudspeaker"):
         assert lines[1:] == ["Ben gives Mrs. Bun to Alice."]
+
+
+def test_speaking_game_with_the_keyboard_as_ears():
+    """--asr text: every line is spoken (or shown once, without a loudspeaker), requests are typed."""
+    proc = subprocess.run([sys.executable, "-m", "voicegame", "play", "--asr", "text", "--players", "Alice", "--bots",
+                           "1", "--seed", "2", "--no-save"], input="status\nquit\n", capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert "Say help at any time." in lines
+    assert any(line.startswith("Alice's turn. Alice 22 cards") for line in lines)
+    assert lines[-1] == "Game stopped."
+    spoken = [line for line in lines if not line.startswith("No loudspeaker")]
+    assert len(spoken) == len(set(spoken))  # shown once, not once as text and again as unspoken speech

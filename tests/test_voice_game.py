@@ -97,8 +97,8 @@ def test_a_whole_game_by_voice_with_no_wrong_move():
     speaker = Pyttsx3Speaker(narrator, output=sound, write=printed.append, echo=False)
     player = Player(printed, speaker, seed=11)
     table = TextTable(game, bots, lambda: None, None)  # wired to the voice below
-    voice = VoiceIO(PocketSphinxRecognizer(), speaker, player.audio(), table.understander, printed.append,
-                    voices=bot_voices)
+    voice = VoiceIO(PocketSphinxRecognizer(), speaker, player.audio(), printed.append,
+                    understander=table.understander, voices=bot_voices)
     table.read_line, table.out, table.speech = voice.read, voice, voice
     player.table = table
 
@@ -143,7 +143,7 @@ def test_slower_and_faster_change_every_voice():
     speaker = TextSpeaker(write=lambda line: None)
     speaker.voice = Voice("en", 170)
     table = TextTable(game, {"Finn": "random"}, lambda: None, None)
-    voice = VoiceIO(PocketSphinxRecognizer(), speaker, iter(()), table.understander, printed.append,
+    voice = VoiceIO(PocketSphinxRecognizer(), speaker, iter(()), printed.append, understander=table.understander,
                     voices={"Finn": Voice("en-us+f3", 170)})
     table.out, table.speech = voice, voice
     table.handle(game.current_player, "slower")
@@ -162,8 +162,8 @@ def test_read_returns_none_when_the_audio_ends():
 
     game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
     silence = [bytes(CHUNK)] * 50 + [np.zeros(480, "<i2").tobytes()]
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), silence,
-                    Understander(game.deck, game.players), lambda line: None)
+    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), silence, lambda line: None,
+                    understander=Understander(game.deck, game.players))
     assert voice.read() is None
 
 
@@ -192,8 +192,8 @@ def test_the_keyboard_stays_live_while_listening():
     typed: queue.Queue[str] = queue.Queue()
     sound = SlowOutput()
     speaker = Pyttsx3Speaker(Voice("en", 170), output=sound, write=lambda line: None, echo=False)
-    voice = VoiceIO(PocketSphinxRecognizer(), speaker, iter([bytes(CHUNK)] * 1000), Understander(game.deck, game.players),
-                    lambda line: None, typed=typed)
+    voice = VoiceIO(PocketSphinxRecognizer(), speaker, iter([bytes(CHUNK)] * 1000), lambda line: None,
+                    understander=Understander(game.deck, game.players), typed=typed)
     voice.public("This is a long narration. " * 10)
     time.sleep(0.5)
     assert speaker.busy()
@@ -205,3 +205,26 @@ def test_the_keyboard_stays_live_while_listening():
         time.sleep(0.02)
     assert not speaker.busy() and sound.seconds < 5
     speaker.close()
+
+
+def test_the_set_up_conversation_by_voice():
+    """Spoken answers, heard with the set-up's own small grammar, change the game before it starts."""
+    from voicegame.config import Settings
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.render import speech_pcm
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.setup import answer_grammar, set_up
+    from voicegame.table.voice import VoiceIO
+
+    answers = ["change", "three", "expert", "sporting", "classic", "yes"]
+    audio = b"".join(_silence(0.4) + speech_pcm(word) + _silence(0.9) for word in answers)
+    printed: list[str] = []
+    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None),
+                    [audio[i : i + CHUNK] for i in range(0, len(audio), CHUNK)], printed.append)
+    voice.listen_for(*answer_grammar("en"))
+    settings = set_up(Settings(), voice.ask, voice.public, typing=False)
+    assert settings is not None, printed
+    assert (settings.bots, settings.level, settings.deck, settings.rules) == (3, "expert", "sporting", "classic"), \
+        printed
+    assert printed[0].startswith("New game: You against 2 computer players") and "Say yes to start" in printed[0]
+    assert any(line.startswith("Ready: You against 3 computer players at expert level") for line in printed)

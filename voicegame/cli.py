@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from voicegame.bots import BOT_LEVELS, make_bot
 from voicegame.config import ConfigError, cli_values, describe, load_settings, write_example
@@ -25,9 +25,12 @@ from voicegame.engine.rules import parse_rule_value
 from voicegame.table.journal import Journal, JournalError, latest_journal, load_journal
 from voicegame.table.output import Lines
 from voicegame.table.session import TextTable
-from voicegame.table.setup import set_up
+from voicegame.table.setup import answer_grammar, set_up
 from voicegame.understanding import GrammarError, Understander, Understanding, normalize
 from voicegame.understanding.words import similarity
+
+if TYPE_CHECKING:
+    from voicegame.table.voice import VoiceIO
 
 BOT_NAMES = ("Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivy", "Jon", "Kit", "Lou")
 
@@ -81,8 +84,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         settings = load_settings(cli_values(args))
     except ConfigError as exc:
         return _fail(str(exc))
+    voice = None
     if args.set_up and sys.stdin.isatty():
-        settings = set_up(settings, lambda question: (_out(question), _read_line())[1], _out)
+        voice = _open_voice(args, settings.lang) if settings.voice != "off" else None
+        settings = _talk_set_up(settings, voice)
         if settings is None:
             return 0
     for name in ("bots", "level", "rules", "lang", "asr", "rate", "verbose", "polite_reminder", "deck"):
@@ -104,7 +109,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = Game(players, rules=rules, deck=deck, seed=seed)
     levels = {n: settings.level for n in bot_names}
     journal = None if args.no_save else Journal.new(game, {"bots": levels, "lang": settings.lang})
-    return _play(game, levels, settings.lang, journal, args)
+    return _play(game, levels, settings.lang, journal, args, voice)
+
+
+def _talk_set_up(settings, voice: VoiceIO | None):
+    """The set-up conversation, spoken and heard when the voice is on (the keyboard works too)."""
+    if voice is None:
+        return set_up(settings, lambda question: (_out(question), _read_line())[1], _out)
+    from voicegame.speech.base import SpeechError
+
+    try:
+        voice.listen_for(*answer_grammar(settings.lang))
+    except SpeechError as exc:
+        _out(f"{exc} You can type instead.")
+        return set_up(settings, lambda question: (_out(question), _read_line())[1], _out)
+
+    return set_up(settings, voice.ask, voice.public)
 
 
 def cmd_config(args: argparse.Namespace) -> int:
@@ -120,7 +140,8 @@ def cmd_config(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None, args: argparse.Namespace) -> int:
+def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None, args: argparse.Namespace,
+          voice: VoiceIO | None = None) -> int:
     """Set the table up (typing, or voice when asked for or available) and run it."""
     humans = [p for p in game.players if p not in levels]
     try:
@@ -129,7 +150,9 @@ def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None
         return _fail(str(exc))
     table = TextTable(game, levels, _read_line, Lines(_out), verbose=args.verbose, journal=journal, lang=lang,
                       polite_reminder=args.polite_reminder, history=not args.no_history)
-    if not (args.voice is not False and humans and _use_voice(table, args, seats)):
+    if voice is None and args.voice is not False and humans:
+        voice = _open_voice(args, lang)
+    if not (voice is not None and humans and _use_voice(table, voice, seats)):
         channels = {p: _seat_channel(p, where) for p, where in seats.items()}
         table.out = Lines(_out, {p: c for p, c in channels.items() if c is not None})
     return _run_table(table)
@@ -169,10 +192,10 @@ def _seat_channel(player: str, where: str):
     return speaker.say
 
 
-def _use_voice(table: TextTable, args: argparse.Namespace, seats: dict[str, str]) -> bool:
-    """Listen and speak instead of reading and printing; True if the table now does. Asked for
-    (--voice): on any missing part, say so and keep the keyboard. By default: only when a
-    microphone and a recognizer are there and the game runs in a terminal, else quietly typing."""
+def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
+    """Speech out, and ears (a recognizer and a microphone, a recording, or with ``--asr text``
+    the keyboard), or None. Asked for (--voice): on any missing part, say so and keep the
+    keyboard. By default: only when a microphone is there and the game runs in a terminal."""
     from voicegame.speech.audio import MicrophoneSource, StdinSource, WavSource, audio_devices
     from voicegame.speech.base import SpeechError
     from voicegame.speech.recognizers import make_recognizer
@@ -181,44 +204,59 @@ def _use_voice(table: TextTable, args: argparse.Namespace, seats: dict[str, str]
 
     asked = args.voice is True
     try:
-        if not asked and not (sys.stdin.isatty() and not args.audio_in and audio_devices()[0]):
-            return False
-        recognizer = make_recognizer(args.asr, table.narrator.lang)
-        if args.audio_in == "-":
-            chunks = StdinSource()
-        elif args.audio_in:
-            chunks = WavSource(args.audio_in)
-        else:
-            chunks = MicrophoneSource()
-        narrator, bot_voices = assign_voices(list(table.bot_levels), table.narrator.lang)
+        if args.asr != "text" and not asked and not (sys.stdin.isatty() and not args.audio_in and audio_devices()[0]):
+            return None
+        recognizer, chunks = make_recognizer(args.asr, lang), ()
+        if recognizer is not None:
+            if args.audio_in == "-":
+                chunks = StdinSource()
+            elif args.audio_in:
+                chunks = WavSource(args.audio_in)
+            else:
+                chunks = MicrophoneSource()
+        narrator = assign_voices([], lang)[0]
         narrator.rate = args.rate or narrator.rate
         speaker = Pyttsx3Speaker(narrator, write=_out, echo=False)
-        humans = table.humans
-        if len(humans) > 1 and not seats:
-            seats = dict.fromkeys(humans, "terminal")
-            _out("Hands and help are shown on the screen only, not spoken. "
-                 "To hear them privately, give each player headphones: --seat Alice=USB Headset.")
-        channels = {p: _seat_channel(p, where) for p, where in seats.items()}
-        voice = VoiceIO(recognizer, speaker, chunks, table.understander, _out, voices=bot_voices,
-                        seats={p: c for p, c in channels.items() if c is not None},
-                        typed=_keyboard() if sys.stdin.isatty() else None)
     except SpeechError as exc:
         if asked:
             _out(f"{exc} You can type instead.")
+        return None
+    keyboard = recognizer is None or sys.stdin.isatty() and args.audio_in != "-"
+    return VoiceIO(recognizer, speaker, chunks, _out, typed=_keyboard() if keyboard else None)
+
+
+def _use_voice(table: TextTable, voice: VoiceIO, seats: dict[str, str]) -> bool:
+    """Let the table speak and listen through ``voice``; False (and typing) if the game's words
+    cannot be loaded into the recognizer."""
+    from voicegame.speech.base import SpeechError
+    from voicegame.speech.tts import assign_voices
+
+    try:
+        voice.listen_for_game(table.understander)
+    except SpeechError as exc:
+        _out(f"{exc} You can type instead.")
         return False
+    voice.voices = assign_voices(list(table.bot_levels), table.narrator.lang)[1]
+    if len(table.humans) > 1 and not seats:
+        seats = dict.fromkeys(table.humans, "terminal")
+        _out("Hands and help are shown on the screen only, not spoken. "
+             "To hear them privately, give each player headphones: --seat Alice=USB Headset.")
+    channels = {p: _seat_channel(p, where) for p, where in seats.items()}
+    voice.seats = {p: c for p, c in channels.items() if c is not None}
     table.read_line = voice.read
     table.out = voice
     table.speech = voice
     return True
 
 
-def _keyboard() -> queue.Queue[str]:
+def _keyboard() -> queue.Queue[str | None]:
     """Typed lines, read on a thread of their own, so the keyboard works while the game listens."""
-    lines: queue.Queue[str] = queue.Queue()
+    lines: queue.Queue[str | None] = queue.Queue()
 
     def read() -> None:
         for line in sys.stdin:
             lines.put(line.rstrip("\n"))
+        lines.put(None)  # the keyboard is closed
 
     threading.Thread(target=read, name="keyboard", daemon=True).start()
     return lines
@@ -424,6 +462,8 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
     grammar = load_grammar(args.lang)
     try:
         recognizer = make_recognizer(args.asr, args.lang)
+        if recognizer is None:
+            return _fail("transcribe needs a recognizer: --asr auto, vosk or pocketsphinx.")
         recognizer.set_grammar(vocabulary(grammar, understander.phrases), jsgf(grammar, understander.phrases))
     except SpeechError as exc:
         return _fail(str(exc))
@@ -462,7 +502,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a player's private channel for hands and help: terminal, none, or headphones by name")
     p.add_argument("--rate", type=int, help="speaking speed in words a minute")
     p.add_argument("--no-history", action="store_true", help="a memory challenge: no history command")
-    p.add_argument("--asr", help="recognizer: auto, vosk or pocketsphinx (default auto)")
+    p.add_argument("--asr", help="recognizer: auto, vosk, pocketsphinx, or text to speak but read the keyboard"
+                   " (default auto)")
     p.add_argument("--audio-in", metavar="FILE.wav|-", help="listen to a recording or raw 16 kHz PCM on stdin")
     p.add_argument("--polite-reminder", action="store_true", default=None,
                    help="for young players: a request without please is asked again, not played")

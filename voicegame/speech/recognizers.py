@@ -1,7 +1,8 @@
-"""Choosing a recognizer: ``--asr auto|vosk|pocketsphinx``.
+"""Choosing a recognizer: ``--asr auto|vosk|pocketsphinx|text``.
 
 auto takes Vosk when a model for the language is installed (the better recognizer), else the
 PocketSphinx model that ships inside its wheel, so a fresh machine can listen with no download.
+text means no recognizer: the game speaks, and the keyboard is its ears.
 """
 
 from __future__ import annotations
@@ -10,12 +11,15 @@ from voicegame.speech.base import Recognizer, SpeechError
 
 __all__ = ["BACKENDS", "make_recognizer"]
 
-BACKENDS = ("auto", "vosk", "pocketsphinx")
+BACKENDS = ("auto", "vosk", "pocketsphinx", "text")
 
 
-def make_recognizer(asr: str, lang: str = "en") -> Recognizer:
+def make_recognizer(asr: str, lang: str = "en") -> Recognizer | None:
+    """The recognizer ``asr`` names for ``lang``; None for text. Raises SpeechError with what to do."""
     if asr not in BACKENDS:
         raise SpeechError(f"There is no recognizer called {asr}. Choose one of: {', '.join(BACKENDS)}.")
+    if asr == "text":
+        return None
     if asr in ("auto", "vosk"):
         from voicegame.speech.vosk_backend import VoskRecognizer, find_model
 

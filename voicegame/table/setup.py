@@ -18,7 +18,8 @@ from voicegame.decks import builtin_decks
 from voicegame.engine import PROFILES
 from voicegame.understanding.words import normalize, similarity
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "SOURCE", "parse_names", "parse_number", "set_up", "summary"]
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "SOURCE", "answer_grammar", "parse_names", "parse_number", "set_up",
+           "summary"]
 
 # The engine takes 2 to 12 players; the conversation offers up to 6, a family table where
 # turns come round quickly and every name can still be told apart by ear.
@@ -45,6 +46,23 @@ _KEEP = {"keep", "same", "skip", "next", "fine", "houden", "zelfde", "volgende"}
 
 class _Ended(Exception):
     """Input ended or the player said quit: there is no game to start."""
+
+
+# What a recognizer listens for during the spoken set-up: the answers the conversation takes.
+_SPOKEN = {
+    "en": ("yes", "yeah", "start", "okay", "change", "no", "quit", "stop", "keep", "same", "next",
+           "zero", "none", "one", "two", "three", "four", "five", "six"),
+    "nl": ("ja", "goed", "start", "wijzig", "anders", "nee", "stoppen", "stop", "houden", "zelfde", "volgende",
+           "nul", "geen", "een", "twee", "drie", "vier", "vijf", "zes"),
+}
+
+
+def answer_grammar(lang: str = "en") -> tuple[list[str], str]:
+    """The set-up's answers as a recognizer's word list and JSGF grammar: yes, change, keep,
+    quit, a number of computer players, a level, a deck or a rules profile, one at a time."""
+    words = list(dict.fromkeys(_SPOKEN.get(lang, _SPOKEN["en"]) + tuple(BOT_LEVELS) + tuple(builtin_decks())
+                               + tuple(PROFILES)))
+    return words, f"#JSGF V1.0;\ngrammar setup_{lang};\npublic <answer> = {' | '.join(words)};\n"
 
 
 def parse_number(text: str, lang: str = "en") -> int | None:

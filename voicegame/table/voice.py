@@ -30,13 +30,15 @@ class VoiceIO(Output):
 
     spoken = True
 
-    def __init__(self, recognizer: Recognizer, speaker: Speaker, chunks: Iterable[bytes],
-                 understander: Understander, print_line: Callable[[str], None], *,
+    def __init__(self, recognizer: Recognizer | None, speaker: Speaker, chunks: Iterable[bytes],
+                 print_line: Callable[[str], None], *, understander: Understander | None = None,
                  voices: dict[str, Voice] | None = None, seats: dict[str, Callable[[str], None]] | None = None,
-                 typed: queue.Queue[str] | None = None, end_silence: float = 0.5) -> None:
-        """``speaker.voice`` is the narrator's; ``voices``: a voice per computer player;
+                 typed: queue.Queue[str | None] | None = None, end_silence: float = 0.5) -> None:
+        """``speaker.voice`` is the narrator's; ``understander``: listen for that game's words
+        (else call ``listen_for`` before ``read``); ``voices``: a voice per computer player;
         ``seats``: a private channel per player (others hear their private lines here);
-        ``typed``: lines from the keyboard, looked at between audio chunks."""
+        ``typed``: lines from the keyboard (None when it closes), looked at between audio
+        chunks; with no ``recognizer`` they are the only input."""
         self.recognizer = recognizer
         self.speaker = speaker
         self.print_line = print_line
@@ -46,8 +48,19 @@ class VoiceIO(Output):
         self._typed = typed
         self._segmenter = Segmenter(end_silence=end_silence)
         self._gate = Gate(speaker, on_reset=self._reset)
+        if understander is not None:
+            self.listen_for_game(understander)
+
+    def listen_for(self, words: list[str], grammar: str) -> None:
+        """Recognize only these words, in the JSGF ``grammar``'s phrases, from the next utterance on."""
+        if self.recognizer is not None:
+            self.recognizer.set_grammar(words, grammar)
+        self._segmenter.reset()
+
+    def listen_for_game(self, understander: Understander) -> None:
+        """The requests and commands of one game: its players, its deck, its language."""
         grammar = load_grammar(understander.lang)
-        recognizer.set_grammar(vocabulary(grammar, understander.phrases), jsgf(grammar, understander.phrases))
+        self.listen_for(vocabulary(grammar, understander.phrases), jsgf(grammar, understander.phrases))
 
     def _reset(self) -> None:
         self.recognizer.reset()
@@ -75,7 +88,16 @@ class VoiceIO(Output):
 
     # ------------------------------------------------------------ in
 
+    def ask(self, question: str) -> str | None:
+        """Say ``question`` and return the words of the answer (heard or typed); None when input ended."""
+        self.public(question)
+        heard = self.read()
+        return heard if heard is None or isinstance(heard, str) else heard.text
+
     def read(self) -> Hearing | str | None:
+        """The next utterance heard, or line typed; None when the input has ended."""
+        if self.recognizer is None:  # speaking only: the keyboard is the ears
+            return self._typed_line()
         for chunk in self._chunks:
             line = self._key()
             if line is not None:
@@ -100,6 +122,19 @@ class VoiceIO(Output):
             try:
                 line = self._typed.get_nowait()
             except queue.Empty:
+                return None
+            if line is None:  # the keyboard closed: listen on
+                self._typed = None
+            elif line.strip():
+                return line
+            else:
+                self.speaker.stop()
+        return None
+
+    def _typed_line(self) -> str | None:
+        while self._typed is not None:
+            line = self._typed.get()
+            if line is None:
                 return None
             if line.strip():
                 return line
