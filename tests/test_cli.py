@@ -197,6 +197,24 @@ def test_voice_without_a_model_says_so_and_keeps_the_keyboard():
                    "--no-save", stdin="status\nquit\n")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0] == ("There is no English speech model on this computer. To get one, run: voicegame models fetch en"
+    assert lines[0] == ("There is no English speech model on this computer. To get one, run: voicegame models fetch en."
                         " You can type instead.")
     assert any(line.startswith("Alice's turn.") for line in lines) and lines[-1] == "Game stopped."
+
+
+def test_seats_send_private_lines_where_asked_and_say_when_headphones_are_missing():
+    proc = run_cli("play", "--players", "Alice,Ben", "--level", "random", "--seed", "7", "--no-save",
+                   "--seat", "Alice=terminal", "--seat", "ben=No Such Headset", stdin="hand\nquit\n")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert any(line.startswith("Ben's headphones: ") and line.endswith("Ben's private lines will be shown on the screen.")
+               for line in lines), lines[:3]
+    assert sum(line.startswith(("Alice, you hold", "Ben, you hold")) for line in lines) == 1
+
+
+@pytest.mark.parametrize("seat,message", [("Alice", "write a seat as NAME=WHERE"),
+                                          ("Zed=terminal", "There is no human player called Zed")])
+def test_a_bad_seat_is_refused_with_a_sentence(seat, message):
+    proc = run_cli("play", "--players", "Alice,Ben", "--seed", "7", "--no-save", "--seat", seat, stdin="quit\n")
+    assert proc.returncode == 2
+    assert message in proc.stderr

@@ -278,3 +278,46 @@ def test_dutch_table_speaks_dutch():
     assert out.private_lines[player][-1].startswith(f"{player}, je hebt ")
     table.handle(player, "pauze")
     assert out.lines()[-1] == "Pauze. Zeg verder als je klaar bent."
+
+
+def test_quit_heard_without_certainty_is_asked_first():
+    game = _alice_to_move()
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
+    unsure_quit = Hearing((Alternative("quit", 0.3),), sure=False)
+    assert table.handle("Alice", unsure_quit) is True
+    assert out.lines()[-1] == "Stop the game? Say yes or no."
+    assert table.handle("Alice", "no") is True and out.lines()[-1] == "All right, we play on."
+    assert table.handle("Alice", unsure_quit) is True
+    assert table.handle("Alice", "yes") is False
+    assert table.handle("Alice", "quit") is False  # typed, or heard surely: at once
+
+
+def test_an_unsure_request_the_rules_forbid_is_refused_at_once_not_confirmed():
+    game = _alice_to_move()
+    own = game.deck.card(game.hand("Alice")[0]).name("en", "short")
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
+    table.handle("Alice", Hearing((Alternative(f"ben is {own} at home please", 0.5),), sure=False))
+    assert out.private_lines["Alice"][-1] == f"You already hold {own}."
+    assert table.pending is None and game.actions == []
+
+
+@pytest.mark.parametrize("said", ["two", "2", "flip two", "card number 2"])
+def test_a_centre_card_is_turned_over_by_its_number_in_words_or_digits(said):
+    rules = profile("guide").with_overrides(centre_cards=4)
+    for seed in range(60):
+        game = Game(["Alice", "Ben", "Cara"], rules=rules, seed=seed)
+        if game.current_player != "Alice":
+            continue
+        misses = [a for a in game.observation("Alice").legal_actions()
+                  if isinstance(a, Ask) and a.card and a.card not in game.hand(a.target)]
+        if not misses:
+            continue
+        table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
+        table.handle("Alice", _say(game, misses[0]))
+        if game.observation("Alice").phase != "flip" or 1 not in game.observation("Alice").centre_slots:
+            continue
+        table.handle("Alice", said)
+        flips = [e for e in game.log if e["type"] == "flip"]
+        assert flips and flips[-1]["player"] == "Alice", out.lines()[-3:]
+        return
+    pytest.fail("no seed gave Alice a miss with centre card 2 face down")

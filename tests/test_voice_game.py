@@ -228,3 +228,29 @@ def test_the_set_up_conversation_by_voice():
         printed
     assert printed[0].startswith("New game: You against 2 computer players") and "Say yes to start" in printed[0]
     assert any(line.startswith("Ready: You against 3 computer players at expert level") for line in printed)
+
+
+def test_a_microphone_that_stops_hands_over_to_the_keyboard():
+    import queue
+
+    from voicegame.speech.audio import MICROPHONE_LOST
+    from voicegame.speech.base import SpeechError
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.voice import VoiceIO
+    from voicegame.understanding import Understander
+
+    def microphone():
+        yield from [bytes(CHUNK)] * 20
+        raise SpeechError(MICROPHONE_LOST)
+
+    game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
+    typed: queue.Queue[str | None] = queue.Queue()
+    printed: list[str] = []
+    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), microphone(), printed.append,
+                    understander=Understander(game.deck, game.players), typed=typed)
+    typed.put("status")
+    typed.put(None)
+    assert voice.read() == "status"  # typed while the microphone still worked
+    assert voice.read() is None  # the microphone stopped, and the keyboard closed: input ended
+    assert printed == [MICROPHONE_LOST]

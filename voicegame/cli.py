@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicegame.bots import BOT_LEVELS, make_bot
-from voicegame.config import ConfigError, cli_values, describe, load_settings, write_example
+from voicegame.config import COMMAND_LINE, ConfigError, cli_values, describe, load_settings, write_example
 from voicegame.decks import DeckError, builtin_decks, load_deck
 from voicegame.engine import PROFILES, Game, IllegalAction, PositionError, RuleError, Rules, action_from_json, profile
 from voicegame.engine.rules import parse_rule_value
@@ -30,6 +30,7 @@ from voicegame.understanding import GrammarError, Understander, Understanding, n
 from voicegame.understanding.words import similarity
 
 if TYPE_CHECKING:
+    from voicegame.speech.base import Voice
     from voicegame.table.voice import VoiceIO
 
 BOT_NAMES = ("Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivy", "Jon", "Kit", "Lou")
@@ -37,6 +38,12 @@ BOT_NAMES = ("Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivy", "Jon", "Kit", "
 
 def _out(line: str) -> None:
     print(line, flush=True)
+
+
+def _typing_instead(problem: Exception) -> str:
+    """A speech problem (its sentence may end with a command to run) and the way on."""
+    text = str(problem)
+    return text + ("" if text.endswith((".", "!", "?")) else ".") + " You can type instead."
 
 
 def _fail(message: str, code: int = 2) -> int:
@@ -89,11 +96,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         voice = _open_voice(args, settings.lang) if settings.voice != "off" else None
         settings = _talk_set_up(settings, voice)
         if settings is None:
+            _out("No game this time. Goodbye.")
             return 0
     for name in ("bots", "level", "rules", "lang", "asr", "rate", "verbose", "polite_reminder", "deck"):
         setattr(args, name, getattr(settings, name))
     args.voice = {"auto": None, "on": True, "off": False}[settings.voice]
-    args.seat = [f"{name}={where}" for name, where in settings.seat_map.items()]
+    args.seat = [f"{name}={where}" for name, where in settings.seat_map.items()
+                 if settings.source("seats") == COMMAND_LINE or name in settings.players]  # the file's: if here
     if args.resume:
         return _resume(args)
     rules = _rules_from_args(args)
@@ -121,7 +130,7 @@ def _talk_set_up(settings, voice: VoiceIO | None):
     try:
         voice.listen_for(*answer_grammar(settings.lang))
     except SpeechError as exc:
-        _out(f"{exc} You can type instead.")
+        _out(_typing_instead(exc))
         return set_up(settings, lambda question: (_out(question), _read_line())[1], _out)
 
     return set_up(settings, voice.ask, voice.public)
@@ -173,9 +182,10 @@ def _seats(specs: list[str], humans: list[str]) -> dict[str, str]:
     return seats
 
 
-def _seat_channel(player: str, where: str):
+def _seat_channel(player: str, where: str, voice: Voice | None = None):
     """Where ``player``'s private lines go: printed only (terminal), or spoken on their own audio
-    output (headphones); None: the table's own channel."""
+    output (headphones) in ``voice`` (the narrator's: "slower" and "faster" reach it too);
+    None: the table's own channel."""
     if where.casefold() == "none":
         return None
     if where.casefold() == "terminal":
@@ -185,7 +195,7 @@ def _seat_channel(player: str, where: str):
     from voicegame.speech.tts import Pyttsx3Speaker
 
     try:
-        speaker = Pyttsx3Speaker(output=PcmOutput(where), write=lambda line: _out(f"({player}) {line}"))
+        speaker = Pyttsx3Speaker(voice, output=PcmOutput(where), write=lambda line: _out(f"({player}) {line}"))
     except SpeechError as exc:
         _out(f"{player}'s headphones: {exc} {player}'s private lines will be shown on the screen.")
         return _out
@@ -202,7 +212,7 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
     from voicegame.speech.tts import Pyttsx3Speaker, assign_voices
     from voicegame.table.voice import VoiceIO
 
-    asked = args.voice is True
+    asked = args.voice is True or bool(args.audio_in)
     try:
         if args.asr != "text" and not asked and not (sys.stdin.isatty() and not args.audio_in and audio_devices()[0]):
             return None
@@ -219,7 +229,7 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
         speaker = Pyttsx3Speaker(narrator, write=_out, echo=False)
     except SpeechError as exc:
         if asked:
-            _out(f"{exc} You can type instead.")
+            _out(_typing_instead(exc))
         return None
     keyboard = recognizer is None or sys.stdin.isatty() and args.audio_in != "-"
     return VoiceIO(recognizer, speaker, chunks, _out, typed=_keyboard() if keyboard else None)
@@ -234,14 +244,15 @@ def _use_voice(table: TextTable, voice: VoiceIO, seats: dict[str, str]) -> bool:
     try:
         voice.listen_for_game(table.understander)
     except SpeechError as exc:
-        _out(f"{exc} You can type instead.")
+        _out(_typing_instead(exc))
         return False
     voice.voices = assign_voices(list(table.bot_levels), table.narrator.lang)[1]
-    if len(table.humans) > 1 and not seats:
-        seats = dict.fromkeys(table.humans, "terminal")
-        _out("Hands and help are shown on the screen only, not spoken. "
+    unseated = [p for p in table.humans if p not in seats]
+    if len(table.humans) > 1 and unseated:
+        seats = {**seats, **dict.fromkeys(unseated, "terminal")}
+        _out(f"Private lines of {', '.join(unseated)} (hands, help) are shown on the screen only, not spoken. "
              "To hear them privately, give each player headphones: --seat Alice=USB Headset.")
-    channels = {p: _seat_channel(p, where) for p, where in seats.items()}
+    channels = {p: _seat_channel(p, where, voice.speaker.voice) for p, where in seats.items()}
     voice.seats = {p: c for p, c in channels.items() if c is not None}
     table.read_line = voice.read
     table.out = voice

@@ -35,7 +35,7 @@ COMMAND_LINE = "command line"
 # Game() accepts 2 to 12 players.
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
 VOICE_MODES = ("auto", "on", "off")
-RATE_RANGE = (80, 450)  # words per minute that espeak-ng still speaks clearly
+RATE_RANGE = (80, 400)  # words per minute that stay understandable (the voice's slower/faster keep to it too)
 
 
 class ConfigError(ValueError):
@@ -394,7 +394,7 @@ def example_text() -> str:
         out.append(f"# {notes[name]}")
         out.append(f"# {name} = {_toml(value if value is not None else 'jaques')}")
         out.append("")
-    out += ["# Where each person sits: \"terminal\" (this keyboard and screen), \"none\" (no device),",
+    out += ["# Where each person's private lines go: \"terminal\" (this screen only), \"none\" (the table's own loudspeaker),",
             "# or a sound device name or number. Keep this table at the end of the file.",
             "# [seats]",
             '# You = "terminal"',

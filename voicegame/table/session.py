@@ -16,6 +16,7 @@ from voicegame.speech.base import Hearing
 from voicegame.table.journal import Journal
 from voicegame.table.narration import Narrator
 from voicegame.table.output import Output
+from voicegame.table.setup import parse_number
 from voicegame.understanding import Understander, Understanding, normalize
 
 __all__ = ["SpeechControls", "TextTable"]
@@ -31,7 +32,7 @@ class SpeechControls(Protocol):
 @dataclass
 class _Pending:
     """A question the table asked and waits on: ``who`` (a request without a name), ``confirm``
-    (a request not clearly heard) or ``undo``."""
+    (a request not clearly heard), ``undo``, or ``quit`` (heard, but not surely)."""
 
     kind: str
     request: Understanding | None = None
@@ -126,7 +127,7 @@ class TextTable:
             self.say(self.understander.warnings())
             self.say(self.p("help_hint_voice" if self.out.spoken else "help_hint"))
         if g.actions:  # resumed: say where we are, not the whole story again
-            self.say(self.p("resuming", n=len(g.actions)))
+            self.say(self.p("resuming_one" if len(g.actions) == 1 else "resuming", n=len(g.actions)))
             self.say(self.status_lines())
         else:
             self.narrate(g.log)
@@ -185,12 +186,16 @@ class TextTable:
             answered = self._answer_pending(player, pending, texts[0] if texts else "", heard)
             if answered is not None:
                 return answered
-        return self._command(player, heard)
+        return self._command(player, heard, sure)
 
-    def _command(self, player: str, heard: Understanding) -> bool:
+    def _command(self, player: str, heard: Understanding, sure: bool = True) -> bool:
         kind = heard.intent
         if kind == "quit":
-            return False
+            if sure:
+                return False
+            self.pending = _Pending("quit")
+            self.say(self.p("confirm_quit"))
+            return True
         if kind in ("ask", "ask_family"):
             return self._request(player, heard)
         if kind == "hand":
@@ -249,11 +254,17 @@ class TextTable:
         if self.polite_reminder and not heard.polite:
             self.say(self.p("magic_word", player=player))
             return True
-        if heard.confirm:
+        if heard.confirm and self._legal(player, target, heard):
             self.pending = _Pending("confirm", replace(heard, target=target))
             self.say(self.p("confirm_ask", target=target, what=self._what(heard)))
             return True
         return self._act(player, Ask(target, card=heard.card, family=heard.family, polite=heard.polite))
+
+    def _legal(self, player: str, target: str, heard: Understanding) -> bool:
+        """Whether the engine would take this request (one it would refuse is refused at once,
+        with the rule, rather than confirmed first)."""
+        return any(isinstance(a, Ask) and (a.target, a.card, a.family) == (target, heard.card, heard.family)
+                   for a in self.game.observation(player).legal_actions())
 
     def _answer_pending(self, player: str, pending: _Pending, line: str, heard: Understanding) -> bool | None:
         """Complete or confirm the waiting request or undo; None when the line is something else."""
@@ -264,13 +275,15 @@ class TextTable:
                 return self._request(player, replace(pending.request, target=named[0], confirm=False))
             return None
         if heard.intent == "yes":
+            if pending.kind == "quit":
+                return False
             if pending.kind == "undo":
                 self._undo()
                 return True
             r = pending.request
             return self._act(player, Ask(r.target, card=r.card, family=r.family, polite=r.polite))
         if heard.intent in ("no", "cancel"):
-            self.say(self.p("not_undone" if pending.kind == "undo" else "say_again"))
+            self.say(self.p({"undo": "not_undone", "quit": "play_on"}.get(pending.kind, "say_again")))
             return True
         return None
 
@@ -283,9 +296,9 @@ class TextTable:
         words = normalize(line)
         if words and words[0] in ("pass", "no", "skip", "pas"):
             return Pass()
-        numbers = [w for w in words if w.isdigit()]
-        if numbers and (len(words) == 1 or words[0] in ("flip", "turn", "card", "kaart", "draai")):
-            return Flip(int(numbers[0]) - 1)
+        number = parse_number(line, self.narrator.lang)
+        if number is not None and (len(words) == 1 or words[0] in ("flip", "turn", "card", "number", "kaart", "draai")):
+            return Flip(number - 1)
         return None
 
     def _act(self, player: str, action: Ask | Flip | Pass) -> bool:

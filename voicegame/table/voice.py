@@ -15,13 +15,14 @@ from dataclasses import replace
 from typing import Callable, Iterable, Iterator
 
 from voicegame.speech.audio import Gate, Segmenter
-from voicegame.speech.base import Hearing, Recognizer, Speaker, Voice
+from voicegame.config import RATE_RANGE
+from voicegame.speech.base import Hearing, Recognizer, Speaker, SpeechError, Voice
 from voicegame.table.output import Output
 from voicegame.understanding import Understander, jsgf, load_grammar, vocabulary
 
 __all__ = ["VoiceIO"]
 
-MIN_RATE, MAX_RATE = 80, 400  # words a minute that stay understandable
+MIN_RATE, MAX_RATE = RATE_RANGE
 
 
 class VoiceIO(Output):
@@ -98,6 +99,15 @@ class VoiceIO(Output):
         """The next utterance heard, or line typed; None when the input has ended."""
         if self.recognizer is None:  # speaking only: the keyboard is the ears
             return self._typed_line()
+        try:
+            return self._listen()
+        except SpeechError as exc:  # the microphone stopped: say so, and the keyboard takes over
+            self.print_line(str(exc))
+            self.speaker.say(str(exc))
+            self.recognizer = None
+            return self._typed_line()
+
+    def _listen(self) -> Hearing | str | None:
         for chunk in self._chunks:
             line = self._key()
             if line is not None:
