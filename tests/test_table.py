@@ -40,6 +40,9 @@ class Recorder(Output):
     def private(self, player: str, line: str) -> None:
         self.private_lines.setdefault(player, []).append(line)
 
+    def expect(self, answer: str | None) -> None:
+        self.expected = answer
+
     def lines(self) -> list[str]:
         return [line for line, _ in self.public_lines]
 
@@ -192,8 +195,10 @@ def test_a_request_heard_without_certainty_is_confirmed_before_it_is_played():
     assert game.actions == []
     card = game.deck.card(miss.card).name("en", "short")
     assert out.lines()[-1] == f"Did you ask {miss.target} for {card}? Say yes or no."
+    assert out.expected == "yes_no"  # a voice listens for just the answer now
     table.handle("Alice", next(heard))
     assert game.actions == [Ask(miss.target, card=miss.card, polite=True)]
+    assert out.expected is None
 
 
 def test_the_same_words_heard_surely_are_played_at_once():

@@ -25,6 +25,10 @@ class Output:
     def private(self, player: str, line: str) -> None:
         raise NotImplementedError
 
+    def expect(self, answer: str | None) -> None:
+        """What the table waits for next: "yes_no", a player's "name", or None (anything). A
+        listener can then listen for just that; lines of text need nothing."""
+
 
 class Lines(Output):
     """Plain appended lines (typing, pipes, tests): ``write`` for the table, ``seats[player]`` for

@@ -161,6 +161,12 @@ class TextTable:
 
         A move heard with low recognizer confidence (``Hearing.sure`` False) is always confirmed
         first: a wrong move is the worst thing this program can do."""
+        go_on = self._handle(player, said)
+        kind = self.pending.kind if self.pending else None
+        self.out.expect(None if kind is None else "name" if kind == "who" else "yes_no")
+        return go_on
+
+    def _handle(self, player: str, said: str | Hearing) -> bool:
         texts, sure = ([said], True) if isinstance(said, str) else (said.texts(), said.sure)
         g = self.game
         heard = self.understander.understand(texts, asker=player, hand=g.hand(player), phase=g.phase)

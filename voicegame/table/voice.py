@@ -19,6 +19,7 @@ from voicegame.config import RATE_RANGE
 from voicegame.speech.base import Hearing, Recognizer, Speaker, SpeechError, Voice
 from voicegame.table.output import Output
 from voicegame.understanding import Understander, jsgf, load_grammar, vocabulary
+from voicegame.understanding.grammar import answer_jsgf
 
 __all__ = ["VoiceIO"]
 
@@ -47,6 +48,8 @@ class VoiceIO(Output):
         self.seats = dict(seats or {})
         self._chunks: Iterator[bytes] = iter(chunks)
         self._typed = typed
+        self._understander: Understander | None = None
+        self._expecting: str | None = None  # the answer listened for, None: the whole game
         self._segmenter = Segmenter(end_silence=end_silence)
         self._gate = Gate(speaker, on_reset=self._reset)
         if understander is not None:
@@ -60,8 +63,19 @@ class VoiceIO(Output):
 
     def listen_for_game(self, understander: Understander) -> None:
         """The requests and commands of one game: its players, its deck, its language."""
+        self._understander, self._expecting = understander, None
         grammar = load_grammar(understander.lang)
         self.listen_for(vocabulary(grammar, understander.phrases), jsgf(grammar, understander.phrases))
+
+    def expect(self, answer: str | None) -> None:
+        """Listen for just the answer to the table's question (yes or no, a name), or for the whole game again."""
+        if answer == self._expecting or self._understander is None:
+            return
+        if answer is None:
+            self.listen_for_game(self._understander)
+            return
+        self._expecting = answer
+        self.listen_for(*answer_jsgf(load_grammar(self._understander.lang), self._understander.phrases, answer))
 
     def _reset(self) -> None:
         self.recognizer.reset()

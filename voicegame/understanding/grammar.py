@@ -190,6 +190,22 @@ def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True) -
     return "\n".join(lines) + "\n"
 
 
+# While the table waits on an answer, only these commands (and, for "name", the players) can be said.
+ANSWERS = {"yes_no": ("yes", "no", "cancel", "repeat"), "name": ("cancel", "repeat")}
+
+
+def answer_jsgf(grammar: Grammar, phrases: Phrases, kind: str) -> tuple[list[str], str]:
+    """A small grammar for the answer to one question ("Say yes or no", "Say a name"), as a word
+    list and JSGF. A recognizer that need not tell a hundred requests apart hears one short word
+    far more surely."""
+    seqs = {seq for intent in ANSWERS[kind] for t in grammar.source["commands"][intent] for seq in expand(t)}
+    if kind == "name":
+        seqs |= set(phrases.players.values())
+    words = sorted({spoken(w) for seq in seqs for w in seq})
+    body = " | ".join(f"( {' '.join(spoken(w) for w in seq)} )" for seq in sorted(seqs))
+    return words, f"#JSGF V1.0;\ngrammar voicegame_{grammar.language}_{kind};\npublic <answer> = {body};\n"
+
+
 def importance(word: str) -> float:
     """How much a name word matters for telling cards apart."""
     return 0.15 if word in FUNCTION_WORDS else 1.0
