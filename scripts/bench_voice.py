@@ -9,8 +9,10 @@ Corpus: ``scripts/make_corpus.py`` (manifest.jsonl in ``--corpus``, default /tmp
 
 Accuracy. Each recording (noise mixed in as the manifest says) goes through the recognizer exactly
 as ``voicegame/table/voice.py`` sets it up: ``make_recognizer(name)``, ``set_grammar(vocabulary(...),
-jsgf(...))``, then ``start``/``feed`` (100 ms chunks)/``finish``, and ``Understander.understand(
-hearing.texts(), asker=..., hand=..., phase=...)``. Recordings are decoded in groups of one voice
+jsgf(...))``, then ``start``/``feed`` (100 ms chunks)/``finish``, and the Hearing is taken as the
+table takes it (``table.session.as_heard``: a move heard unsurely, or for a player whose name
+sounds like another's, is confirmed first); "words alone" columns give the transcript understood as
+if typed. Recordings are decoded in groups of one voice
 and one noise condition, as one player at one table would be heard; the group's first recording is
 decoded once beforehand, unscored, because the recognizer's cepstral mean adapts from utterance to
 utterance and the first one from a new voice is always the least reliable. Outcomes:
@@ -101,23 +103,21 @@ class _Listener:
                                     jsgf(grammar, self.understander.phrases))
 
     def understand(self, hearing, row):
+        """As the table takes it (``table.session.as_heard``): a move heard unsurely, or for a
+        player whose name sounds like another's, is confirmed first."""
+        from voicegame.table.session import as_heard
+
+        return as_heard(self.understander, hearing, row["asker"], row["hand"], row["phase"])
+
+    def understand_words(self, hearing, row):
+        """The words alone, as if typed: what the understander makes of the transcript."""
         return self.understander.understand(hearing.texts(), asker=row["asker"], hand=row["hand"], phase=row["phase"])
 
 
-def _confirm_below(backend: str) -> float | None:
-    """The backend's suggested confidence below which to confirm (PocketSphinx's CONFIRM_BELOW)."""
-    if backend != "pocketsphinx":
-        return None
-    from voicegame.speech.pocketsphinx_backend import CONFIRM_BELOW
-
-    return CONFIRM_BELOW
-
-
-def outcome(row: dict[str, Any], got, confirm_below: float | None = None, confidence: float | None = None) -> str:
-    """The outcome as the table acts today (on the words alone), or, with ``confirm_below``, if a
-    move heard with a recognizer confidence under it were confirmed first."""
+def outcome(row: dict[str, Any], got) -> str:
+    """exact, confirm, wrong, rejected (requests) or chatter_move, chatter_confirm, chatter_rejected."""
     expect = row["expect"]
-    is_move = got.is_move and not (confirm_below is not None and (confidence or 0.0) < confirm_below)
+    is_move = got.is_move
     if row["kind"] == "chatter":
         return "chatter_move" if is_move else "chatter_confirm" if got.intent in MOVES else "chatter_rejected"
     same = (got.intent, got.target, got.card, got.family) == (expect["intent"], expect["target"], expect["card"],
@@ -140,7 +140,6 @@ def _decode_group(args: tuple[str, str, list[dict[str, Any]]]) -> list[dict[str,
     key = (backend, rows[0]["deck"], tuple(rows[0]["players"]))
     if _worker.get("key") != key:
         _worker["key"], _worker["listener"] = key, _Listener(backend, rows[0]["deck"], rows[0]["players"])
-        _worker["confirm_below"] = _confirm_below(backend)
     listener = _worker["listener"]
     recognizer = listener.recognizer
     recognizer.hear(_pcm(corpus_path, rows[0]))  # warm-up: the cepstral mean adapts to this voice
@@ -151,7 +150,6 @@ def _decode_group(args: tuple[str, str, list[dict[str, Any]]]) -> list[dict[str,
         hearing = recognizer.hear(pcm, chunk=3200)
         decode_ms = (time.perf_counter() - t0) * 1000
         got = listener.understand(hearing, row)
-        confidence = hearing.alternatives[0].confidence if hearing.alternatives else None
         out.append({
             "id": row["id"], "kind": row["kind"], "voice": row["voice"], "family": row["family"],
             "condition": row["condition"], "text": row["text"], "expect": row["expect"],
@@ -161,7 +159,7 @@ def _decode_group(args: tuple[str, str, list[dict[str, Any]]]) -> list[dict[str,
             "understood": {"intent": got.intent, "target": got.target, "card": got.card, "family": got.family,
                            "confirm": got.confirm},
             "outcome": outcome(row, got),
-            "outcome_gated": outcome(row, got, _worker["confirm_below"], confidence),
+            "outcome_words": outcome(row, listener.understand_words(hearing, row)),
             "decode_ms": round(decode_ms, 1), "audio_s": len(pcm) / 32000,
         })
     return out
@@ -214,9 +212,9 @@ def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "exact": count("exact") / n, "confirm": count("confirm") / n, "wrong": count("wrong") / n,
                 "wrong_n": count("wrong"), "rejected": count("rejected") / n, "chatter": len(chat),
                 "chatter_moves": count("chatter_move", chat), "chatter_confirms": count("chatter_confirm", chat),
-                "gated_exact": count("exact", req, "outcome_gated") / n,
-                "gated_wrong_n": count("wrong", req, "outcome_gated"),
-                "gated_chatter_moves": count("chatter_move", chat, "outcome_gated"),
+                "words_exact": count("exact", req, "outcome_words") / n,
+                "words_wrong_n": count("wrong", req, "outcome_words"),
+                "words_chatter_moves": count("chatter_move", chat, "outcome_words"),
                 "decode_ms_median": statistics.median(ms), "decode_ms_p90": _pct(ms, 0.9),
                 "rtf": sum(ms) / 1000 / sum(r["audio_s"] for r in rs),
             })
@@ -424,16 +422,15 @@ def print_report(report: dict[str, Any]) -> None:
         print(f"\n{backend} (accuracy pass {data['seconds']:.0f} s on {report['workers']} workers)")
         print(f"{'voices':7} {'condition':10} {'req':>4} {'exact':>7} {'confirm':>8} {'wrong':>6} {'rejected':>9}"
               f" {'chat':>5} {'c.moves':>8} {'c.conf':>7} {'ms med':>7} {'ms p90':>7} {'RTF':>6}"
-              f"   | gated: {'exact':>7} {'wrong':>6} {'c.moves':>8}")
+              f"   | words alone: {'exact':>7} {'wrong':>6} {'c.moves':>8}")
         for c in data["table"]:
             print(f"{c['voices']:7} {c['condition']:10} {c['requests']:4} {_fmt_pct(c['exact']):>7}"
                   f" {_fmt_pct(c['confirm']):>8} {c['wrong_n']:6} {_fmt_pct(c['rejected']):>9} {c['chatter']:5}"
                   f" {c['chatter_moves']:8} {c['chatter_confirms']:7} {c['decode_ms_median']:7.0f}"
-                  f" {c['decode_ms_p90']:7.0f} {c['rtf']:6.3f}   |        {_fmt_pct(c['gated_exact']):>7}"
-                  f" {c['gated_wrong_n']:6} {c['gated_chatter_moves']:8}")
-        if data["confirm_below"] is not None:
-            print(f"(gated: what the table would do if it also confirmed every move heard with a recognizer "
-                  f"confidence under {data['confirm_below']}; today voice.py passes only the words)")
+                  f" {c['decode_ms_p90']:7.0f} {c['rtf']:6.3f}   |              {_fmt_pct(c['words_exact']):>7}"
+                  f" {c['words_wrong_n']:6} {c['words_chatter_moves']:8}")
+        print("(words alone: the transcript understood as if typed, without the table's doubts about what was"
+              " heard)")
         print("\nper voice, clean: " + ", ".join(f"{v} {_fmt_pct(x)}" for v, x in data["per_voice_clean"].items()))
         lat = data.get("latency")
         if lat:
@@ -555,7 +552,6 @@ def main(argv: list[str] | None = None) -> int:
             if r["condition"] == "clean" and r["kind"] == "request":
                 per_voice[r["voice"]].append(r["outcome"] == "exact")
         report["backends"][backend] = {"seconds": seconds, "table": table, "latency": latency,
-                                       "confirm_below": _confirm_below(backend),
                                        "per_voice_clean": {v: sum(x) / len(x) for v, x in sorted(per_voice.items())},
                                        "targets": _targets(table, latency), "failures": failures,
                                        "results": results if args.json else None}

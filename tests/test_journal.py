@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from voicegame.bots import make_bot
-from voicegame.engine import Ask, Game, profile
+from voicegame.engine import Game, profile
 from voicegame.table.journal import Journal, JournalError, latest_journal, load_journal
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -326,3 +326,25 @@ def test_a_centre_card_is_turned_over_by_its_number_in_words_or_digits(said):
         assert flips and flips[-1]["player"] == "Alice", out.lines()[-3:]
         return
     pytest.fail("no seed gave Alice a miss with centre card 2 face down")
+
+
+def test_a_request_heard_for_a_player_whose_name_sounds_like_another_is_confirmed():
+    """Ben and Dan: a recognizer takes one for the other with full confidence, so heard requests
+    to either are checked first; typed ones are not."""
+    for seed in range(100):
+        game = Game(["Alice", "Ben", "Dan"], rules=profile("guide"), seed=seed)
+        if game.current_player != "Alice":
+            continue
+        misses = [a for a in game.observation("Alice").legal_actions()
+                  if a.card and a.target == "Ben" and a.card not in game.hand("Ben")]
+        if misses:
+            break
+    else:
+        pytest.fail("no seed gives Alice the first turn and a miss to ask Ben")
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Dan": "random"})
+    words = _say(game, misses[0]).lower()
+    table.handle("Alice", Hearing((Alternative(words, 0.99),), sure=True))
+    assert game.actions == [] and out.lines()[-1].startswith("Did you ask Ben for ")
+    table.handle("Alice", "no")
+    table.handle("Alice", words)  # typed: taken as typed
+    assert game.actions == [misses[0]._replace(polite=True)]

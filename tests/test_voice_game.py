@@ -135,7 +135,6 @@ def test_a_whole_game_by_voice_with_no_wrong_move():
 
 
 def test_slower_and_faster_change_every_voice():
-    from voicegame.speech.base import Hearing  # noqa: F401  (the interface the table reads)
     from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO

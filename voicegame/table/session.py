@@ -19,7 +19,7 @@ from voicegame.table.output import Output
 from voicegame.table.setup import parse_number
 from voicegame.understanding import Understander, Understanding, normalize
 
-__all__ = ["SpeechControls", "TextTable"]
+__all__ = ["SpeechControls", "TextTable", "as_heard"]
 
 RATE_STEP = 20  # words a minute per "slower" / "faster"
 
@@ -27,6 +27,20 @@ RATE_STEP = 20  # words a minute per "slower" / "faster"
 class SpeechControls(Protocol):
     def change_rate(self, delta: int) -> int:
         """Speak ``delta`` words a minute faster (negative: slower); returns the new rate."""
+
+
+def as_heard(understander: Understander, said: str | Hearing, asker: str | None, hand: list[str] | None,
+             phase: str) -> Understanding:
+    """What ``said`` means, and whether to act on it at once. Typed words are taken as typed.
+    Heard words are doubted more: a request is confirmed first when the recognizer was not sure of
+    its words, or when it names a player whose name sounds like another's (a recognizer takes
+    "Ben" for "Dan" with full confidence): a wrong move is the worst thing this program can do."""
+    if isinstance(said, str):
+        return understander.understand(said, asker=asker, hand=hand, phase=phase)
+    heard = understander.understand(said.texts(), asker=asker, hand=hand, phase=phase)
+    if heard.is_move and (not said.sure or understander.sound_alikes.get(heard.target)):
+        heard = replace(heard, confirm=True)
+    return heard
 
 
 @dataclass
@@ -169,7 +183,7 @@ class TextTable:
     def _handle(self, player: str, said: str | Hearing) -> bool:
         texts, sure = ([said], True) if isinstance(said, str) else (said.texts(), said.sure)
         g = self.game
-        heard = self.understander.understand(texts, asker=player, hand=g.hand(player), phase=g.phase)
+        heard = as_heard(self.understander, said, player, g.hand(player), g.phase)
         if heard.intent == "repeat":
             self._repeat()
             return True
@@ -181,15 +195,14 @@ class TextTable:
                 self.paused = False
                 self.say(self.p("resumed", player=player))
             return True  # a break: table talk is not for the game
-        if not sure and heard.is_move:
-            heard = replace(heard, confirm=True)
         if g.observation(player).phase == "flip":
             flip = self._parse_flip(texts[0] if texts else "")
             if flip is not None:
                 return self._act(player, flip)
         pending, self.pending = self.pending, None
         if pending is not None:
-            answered = self._answer_pending(player, pending, texts[0] if texts else "", heard)
+            answered = self._answer_pending(player, pending, texts[0] if texts else "", heard,
+                                            spoken=not isinstance(said, str), sure=sure)
             if answered is not None:
                 return answered
         return self._command(player, heard, sure)
@@ -272,13 +285,16 @@ class TextTable:
         return any(isinstance(a, Ask) and (a.target, a.card, a.family) == (target, heard.card, heard.family)
                    for a in self.game.observation(player).legal_actions())
 
-    def _answer_pending(self, player: str, pending: _Pending, line: str, heard: Understanding) -> bool | None:
-        """Complete or confirm the waiting request or undo; None when the line is something else."""
+    def _answer_pending(self, player: str, pending: _Pending, line: str, heard: Understanding,
+                        spoken: bool, sure: bool) -> bool | None:
+        """Complete or confirm the waiting request or undo; None when the line is something else.
+        A name heard (``spoken``) is doubted as in ``as_heard``."""
         if pending.kind == "who":
             words = normalize(line)
             named = [p for p in self.game.players if normalize(p) == words]
             if named:
-                return self._request(player, replace(pending.request, target=named[0], confirm=False))
+                unsure = spoken and (not sure or bool(self.understander.sound_alikes.get(named[0])))
+                return self._request(player, replace(pending.request, target=named[0], confirm=unsure))
             return None
         if heard.intent == "yes":
             if pending.kind == "quit":

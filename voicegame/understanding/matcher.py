@@ -9,6 +9,7 @@ Table chatter must never become a move: extra words cost a lot, statement words 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -227,6 +228,15 @@ class Understander:
             i += 1
         return tuple(out)
 
+    @functools.cached_property
+    def sound_alikes(self) -> dict[str, frozenset[str]]:
+        """For each player, the other players whose names a listener (or a recognizer) may take
+        for theirs: Ben and Dan. A recognizer cannot be trusted to tell them apart."""
+        names = self.phrases.players
+        return {a: frozenset(b for b, wb in names.items() if b != a and len(wa) == len(wb)
+                             and all(similarity(x, y) >= 0.6 for x, y in zip(wa, wb)))
+                for a, wa in names.items()}
+
     def warnings(self) -> list[str]:
         """Player names that sound alike or like card words, with a nickname suggestion each."""
         out = []
@@ -237,7 +247,7 @@ class Understander:
                 if n.casefold() not in taken)
         for i, (a, wa) in enumerate(names):
             for b, wb in names[i + 1:]:
-                if len(wa) == len(wb) and all(similarity(x, y) >= 0.6 for x, y in zip(wa, wb)):
+                if b in self.sound_alikes[a]:
                     out.append(f"{a} and {b} sound alike, so I may mix them up. Could {b} be called {next(nick)}?")
             clash = [w for w in wa if any(similarity(w, c) >= 0.75 for c in card_words)]
             if clash:
