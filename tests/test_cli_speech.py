@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import wave
@@ -52,3 +53,26 @@ def test_speaking_game_with_the_keyboard_as_ears():
     assert lines[-1] == "Game stopped."
     spoken = [line for line in lines if not line.startswith("No loudspeaker")]
     assert len(spoken) == len(set(spoken))  # shown once, not once as text and again as unspoken speech
+
+
+def test_transcribe_gives_one_json_object_per_file_in_order(tmp_path):
+    pytest.importorskip("pocketsphinx", reason="pip install pocketsphinx")
+    pytest.importorskip("hibari", reason="pip install hibari-tts")
+    from voicegame.speech.render import speech_pcm, write_wav
+
+    files = []
+    for i, text in enumerate(["Ben, is Mrs. Bun at home?", "Can somebody open the window?"]):
+        files.append(tmp_path / f"{i}.wav")
+        write_wav(files[-1], speech_pcm(text))
+    proc = subprocess.run([sys.executable, "-m", "voicegame", "transcribe", "--asr", "pocketsphinx", "--players",
+                           "Alice,Ben,Cara", "--asker", "Alice", "--json", *map(str, files)],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [r["file"] for r in rows] == [str(f) for f in files]
+    request, chatter = rows
+    assert request["transcript"] == "ben is missus bun at home"
+    assert request["alternatives"][0]["text"] == request["transcript"] and request["decode_ms"] > 0
+    assert (request["intent"], request["target"], request["card"]) == ("ask", "Ben", "bun:mrs")
+    assert isinstance(request["candidates"], list) and isinstance(request["sure"], bool)
+    assert chatter["intent"] == "none" or chatter["confirm"]  # never a move

@@ -24,7 +24,7 @@ from voicegame.engine import PROFILES, Game, IllegalAction, PositionError, RuleE
 from voicegame.engine.rules import parse_rule_value
 from voicegame.table.journal import Journal, JournalError, latest_journal, load_journal
 from voicegame.table.output import Lines
-from voicegame.table.session import TextTable
+from voicegame.table.session import TextTable, as_heard
 from voicegame.table.setup import answer_grammar, set_up
 from voicegame.understanding import GrammarError, Understander, Understanding, normalize
 from voicegame.understanding.words import similarity
@@ -484,10 +484,12 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
         except SpeechError as exc:
             print(json.dumps({"file": path, "error": str(exc)}), flush=True)
             continue
-        result = understander.understand(hearing.texts() or [""], asker=args.asker, hand=hand, phase=args.phase)
+        result = as_heard(understander, hearing, args.asker, hand, args.phase)  # as the table would take it
+        meaning = result.to_json()
+        meaning["candidates"] = meaning.pop("alternatives")  # the requests it might have been
         row = {"file": path, "transcript": hearing.text,
                "alternatives": [{"text": a.text, "confidence": round(a.confidence, 3)} for a in hearing.alternatives],
-               "decode_ms": round(hearing.decode_ms, 1), **result.to_json()}
+               "sure": hearing.sure, "decode_ms": round(hearing.decode_ms, 1), **meaning}
         print(json.dumps(row, ensure_ascii=False) if args.json else f"{path}: {hearing.text!r} -> {_describe(result)}",
               flush=True)
     return 0

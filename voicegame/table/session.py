@@ -171,10 +171,8 @@ class TextTable:
     # ---------------------------------------------------------------- input
 
     def handle(self, player: str, said: str | Hearing) -> bool:
-        """Act on one typed line, or what a recognizer heard, from ``player``; False means quit.
-
-        A move heard with low recognizer confidence (``Hearing.sure`` False) is always confirmed
-        first: a wrong move is the worst thing this program can do."""
+        """Act on one typed line, or what a recognizer heard (see ``as_heard``), from ``player``;
+        False means quit. Then tell the output what answer the table now waits for, if any."""
         go_on = self._handle(player, said)
         kind = self.pending.kind if self.pending else None
         self.out.expect(None if kind is None else "name" if kind == "who" else "yes_no")
@@ -189,7 +187,7 @@ class TextTable:
             return True
         self.said = []
         if self.paused:
-            if heard.intent == "quit":
+            if heard.intent == "quit" and sure:
                 return False
             if heard.intent == "resume":
                 self.paused = False
@@ -207,7 +205,7 @@ class TextTable:
                 return answered
         return self._command(player, heard, sure)
 
-    def _command(self, player: str, heard: Understanding, sure: bool = True) -> bool:
+    def _command(self, player: str, heard: Understanding, sure: bool) -> bool:
         kind = heard.intent
         if kind == "quit":
             if sure:
