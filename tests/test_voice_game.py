@@ -255,3 +255,38 @@ def test_a_microphone_that_stops_hands_over_to_the_keyboard():
     assert voice.read() == "status"  # typed while the microphone still worked
     assert voice.read() is None  # the microphone stopped, and the keyboard closed: input ended
     assert printed == [MICROPHONE_LOST]
+
+
+@pytest.mark.parametrize("said,heard", [("status", True), ("help", True), ("What is in my hand?", True),
+                                        ("Pass the juice please.", False), ("I need the toilet.", False),
+                                        ("Who wants a biscuit?", False)])
+def test_short_commands_are_heard_and_table_talk_is_not(said, heard):
+    """Words the recognizer doubts still count as a command (one short word scores low however
+    clearly it is said), never as a request (table talk forced into the game's words)."""
+    from voicegame.speech.render import speech_pcm
+    from voicegame.table.voice import worth_hearing
+    from voicegame.understanding import Understander, load_grammar
+
+    game = Game(["Alice", "Finn", "Ivy"], rules=profile("guide"), seed=1)
+    understander = Understander(game.deck, game.players)
+    grammar = load_grammar("en")
+    recognizer = _shared_recognizer(grammar, understander)
+    hearing = recognizer.hear(speech_pcm(said))
+    assert worth_hearing(hearing, understander) is heard, (hearing.texts(), hearing.doubtful)
+
+
+_RECOGNIZERS: dict = {}
+
+
+def _shared_recognizer(grammar, understander):
+    """One recognizer for the parametrized cases, warmed up on a request as in a game."""
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.render import speech_pcm
+    from voicegame.understanding import jsgf, vocabulary
+
+    if "r" not in _RECOGNIZERS:
+        r = PocketSphinxRecognizer()
+        r.set_grammar(vocabulary(grammar, understander.phrases), jsgf(grammar, understander.phrases))
+        r.hear(speech_pcm("Finn, is Mrs. Bun at home?"))
+        _RECOGNIZERS["r"] = r
+    return _RECOGNIZERS["r"]

@@ -33,6 +33,9 @@ class Hearing:
     # False when the recognizer doubts its best guess (its confidence under the backend's own
     # threshold): the table then confirms a request before playing it.
     sure: bool = True
+    # True when the words fit the audio so poorly that they may be table talk forced into the
+    # game's words: good for a command at most ("status"), never for a request.
+    doubtful: bool = False
 
     @property
     def text(self) -> str:

@@ -34,10 +34,13 @@ def as_heard(understander: Understander, said: str | Hearing, asker: str | None,
     """What ``said`` means, and whether to act on it at once. Typed words are taken as typed.
     Heard words are doubted more: a request is confirmed first when the recognizer was not sure of
     its words, or when it names a player whose name sounds like another's (a recognizer takes
-    "Ben" for "Dan" with full confidence): a wrong move is the worst thing this program can do."""
+    "Ben" for "Dan" with full confidence), and not taken at all from words it doubts (a command
+    is): a wrong move is the worst thing this program can do."""
     if isinstance(said, str):
         return understander.understand(said, asker=asker, hand=hand, phase=phase)
     heard = understander.understand(said.texts(), asker=asker, hand=hand, phase=phase)
+    if said.doubtful and heard.intent in ("ask", "ask_family"):  # words forced out of table talk, maybe
+        return Understanding(text=heard.text, intent="none", reason=None)
     if heard.is_move and (not said.sure or understander.sound_alikes.get(heard.target)):
         heard = replace(heard, confirm=True)
     return heard

@@ -21,9 +21,21 @@ from voicegame.table.output import Output
 from voicegame.understanding import Understander, jsgf, load_grammar, vocabulary
 from voicegame.understanding.grammar import answer_jsgf
 
-__all__ = ["VoiceIO"]
+__all__ = ["VoiceIO", "worth_hearing"]
 
 MIN_RATE, MAX_RATE = RATE_RANGE
+
+
+def worth_hearing(hearing: Hearing, understander: Understander | None) -> bool:
+    """Whether the table should hear this at all: words, and, when the recognizer doubts them,
+    words that make a command (doubtful words are often table talk forced into a request)."""
+    if not hearing.text.strip():
+        return False
+    if not hearing.doubtful:
+        return True
+    if understander is None:
+        return False
+    return understander.understand(hearing.texts()).intent not in ("none", "ask", "ask_family")
 
 
 class VoiceIO(Output):
@@ -173,7 +185,7 @@ class VoiceIO(Output):
             self.recognizer.feed(event.pcm)
         elif event.kind == "end":
             hearing = self.recognizer.finish()
-            if hearing.text.strip():
+            if worth_hearing(hearing, self._understander):
                 self.print_line(f"(heard: {hearing.text}{'' if hearing.sure else ', not sure'})")
                 return hearing
         return None
