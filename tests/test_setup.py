@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from string import Formatter
 
 import pytest
 
 from voicegame.config import Settings
-from voicegame.table.setup import SOURCE, parse_names, parse_number, set_up, summary
+from voicegame.table.setup import SENTENCES, SOURCE, answer_grammar, parse_names, parse_number, set_up, summary
 
 
 class Talk:
@@ -199,3 +201,117 @@ def test_a_bigger_table_from_the_config_file_is_kept_when_nothing_is_changed():
     big = Settings(players=("Ann", "Ben", "Cat"), bots=5)  # 8 players: the engine takes up to 12
     talk = Talk("change", "", "", "", "", "", "")
     assert talk.run(big) == big and talk.said == []
+
+
+# A Dutch game is set up in Dutch: the same conversation, every sentence from SENTENCES["nl"].
+DUTCH = Settings(lang="nl", players=("Jan",))
+OFFER_NL = ("Nieuw spel: Jan tegen 2 computerspelers op niveau memory, de Jaques-kaarten, regels guide."
+            " Zeg ja of druk op Enter om te beginnen, of zeg wijzig.")
+
+
+def test_every_sentence_has_a_dutch_version_with_the_same_fields():
+    def fields(text: str) -> set[str]:
+        return {name for _, name, _, _ in Formatter().parse(text) if name}
+
+    assert SENTENCES["nl"].keys() == SENTENCES["en"].keys()
+    assert all(fields(SENTENCES["nl"][k]) == fields(SENTENCES["en"][k]) for k in SENTENCES["en"])
+
+
+def test_in_dutch_enter_starts():
+    talk = Talk("")
+    assert talk.run(DUTCH) is DUTCH
+    assert talk.questions == [OFFER_NL] and talk.said == []
+
+
+def test_in_dutch_wijzig_walks_through_the_questions_in_dutch():
+    talk = Talk("wijzig", "drie", "expert", "standard", "dutch", "Jan en Piet", "ja")
+    result = talk.run(DUTCH)
+    assert (result.bots, result.level, result.deck, result.rules, result.players) == (
+        3, "expert", "standard", "dutch", ("Jan", "Piet"))
+    assert talk.questions[1:] == [
+        "Hoeveel computerspelers, van 1 tot 5? Nu 2. Druk op Enter om het zo te houden.",
+        "Welk niveau voor de computerspelers: random, child, memory of expert? Nu memory."
+        " Druk op Enter om het zo te houden.",
+        "Welke kaarten: jaques, letters, sporting of standard? Nu de Jaques-kaarten. Druk op Enter om het zo te houden.",
+        "Welke regels: guide, classic of dutch? Nu guide. Druk op Enter om het zo te houden.",
+        "Wie spelen hier mee? Typ de namen met komma's ertussen. Nu Jan. Druk op Enter om ze zo te houden.",
+        "Klaar: Jan en Piet tegen 3 computerspelers op niveau expert, de Standard-kaarten, regels dutch."
+        " Zeg ja of druk op Enter om te beginnen, of zeg wijzig.",
+    ]
+
+
+@pytest.mark.parametrize("answer", ["nee", "anders", "veranderen", "wijzigen"])
+def test_other_dutch_words_for_change(answer):
+    talk = Talk(answer, "houden", "zelfde", "volgende", "goed", "", "ja")
+    assert talk.run(DUTCH) == DUTCH
+    assert talk.questions[1].startswith("Hoeveel computerspelers")
+
+
+def test_in_dutch_bad_answers_are_asked_again_in_dutch():
+    talk = Talk("hmm", "wijzig", "banaan", "negen", "nul", "veel", "worst", "kind", "child", "", "", "Piet, piet", "",
+                "")
+    result = talk.run(DUTCH, tries=4)
+    assert result.bots == 2 and result.level == "child"
+    assert talk.questions[1] == ("Dat heb ik niet begrepen. Zeg ja of druk op Enter om te beginnen, of zeg wijzig."
+                                 " Of zeg stoppen.")
+    assert talk.questions[3:6] == [
+        "Dat is geen getal van 1 tot 5. Hoeveel computerspelers?",
+        "Er passen hoogstens 6 spelers aan tafel, dus hoogstens 5 computerspelers. Hoeveel computerspelers?",
+        "Een spel heeft minstens 2 spelers nodig, dus minstens 1 computerspeler. Hoeveel computerspelers?",
+    ]
+    assert talk.questions[7:9] == ["Dat niveau ken ik niet. Welk niveau: random, child, memory of expert?"] * 2
+    assert talk.questions[12] == ("Twee spelers kunnen niet allebei Piet heten. Wie spelen hier mee?"
+                                  " Typ de namen met komma's ertussen.")
+    assert talk.said == ["Ik houd het bij 2 computerspelers."]
+
+
+def test_in_dutch_an_offer_never_understood_starts_the_game_in_dutch():
+    talk = Talk("hmm", "wat", "eh")
+    assert talk.run(DUTCH) == DUTCH
+    assert talk.said == ["We beginnen met deze instellingen."]
+
+
+def test_in_dutch_a_misspelt_wijzig_still_changes():
+    assert Talk("wijzg", "", "", "", "", "", "").run(DUTCH) == DUTCH
+
+
+@pytest.mark.parametrize("answers", [("stoppen",), ("wijzig", "drie", "stoppen"), ("wijzig", "", "", "", "",
+                                                                                  "stoppen")])
+def test_in_dutch_stoppen_ends_without_a_game(answers):
+    assert Talk(*answers).run(DUTCH) is None
+
+
+def test_in_dutch_names_change_the_computer_players_in_dutch():
+    talk = Talk("wijzig", "5", "", "", "", "Ann, Ben, Cat en Dan", "")
+    assert talk.run(DUTCH).bots == 2
+    assert talk.said == ["Er passen hoogstens 6 spelers aan tafel, dus we spelen met 2 computerspelers."]
+    talk = Talk("wijzig", "", "", "", "Ann", "")
+    assert talk.run(replace(DUTCH, players=("Ann", "Ben"), bots=0)).bots == 1
+    assert talk.said == ["Een spel heeft minstens 2 spelers nodig, dus we spelen met 1 computerspeler."]
+
+
+def test_in_dutch_by_voice_the_questions_say_which_word_keeps():
+    talk = Talk("wijzig", "houden", "volgende", "zelfde", "classic", "ja")
+    assert talk.run(DUTCH, typing=False).rules == "classic"
+    assert talk.questions[0].endswith("Zeg ja om te beginnen, of zeg wijzig.")
+    assert talk.questions[1] == "Hoeveel computerspelers, van 1 tot 5? Nu 2. Zeg houden om het zo te houden."
+    assert all("Enter" not in q for q in talk.questions)
+
+
+def test_every_word_the_dutch_questions_ask_for_can_be_heard():
+    heard = set(answer_grammar("nl")[0])
+    told = {w.casefold() for text in SENTENCES["nl"].values() for w in re.findall(r"\b[Zz]eg (\w+)", text)}
+    assert told == {"ja", "wijzig", "stoppen", "houden"} and told <= heard
+    talk = Talk("wijzig", "", "", "", "", "ja")
+    talk.run(DUTCH, typing=False)
+    for question in talk.questions[2:5]:  # level, deck and rules: say one of the names listed
+        options = re.search(r": (.+?)\?", question).group(1)
+        assert set(re.split(r", | of ", options)) <= heard, question
+    assert {"nul", "een", "twee", "drie", "vier", "vijf"} <= heard  # numbers from 0 to 5, said as words
+
+
+def test_dutch_summary_sentences():
+    assert summary(replace(DUTCH, bots=1)) == "Jan tegen 1 computerspeler op niveau memory, de Jaques-kaarten, regels guide"
+    assert summary(replace(DUTCH, players=(), bots=3)).startswith("3 computerspelers op niveau memory, tegen elkaar")
+    assert summary(replace(DUTCH, players=("An", "Bo", "Cas"), bots=0)).startswith("An, Bo en Cas, geen computer")
+    assert summary(replace(DUTCH, deck="/home/a/mine.toml")).endswith("de kaarten uit mine.toml, regels guide")

@@ -94,9 +94,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     voice = None
     if args.set_up and sys.stdin.isatty():
         voice = _open_voice(args, settings.lang) if settings.voice != "off" else None
-        settings = _talk_set_up(settings, voice)
+        lang, settings = settings.lang, _talk_set_up(settings, voice)
         if settings is None:
-            _out("No game this time. Goodbye.")
+            _out("Geen spel deze keer. Tot ziens." if lang == "nl" else "No game this time. Goodbye.")
             return 0
     for name in ("bots", "level", "rules", "lang", "asr", "rate", "verbose", "polite_reminder", "deck"):
         setattr(args, name, getattr(settings, name))

@@ -3,7 +3,8 @@
 It only talks through two callables, ``ask(question) -> answer | None`` and ``say(line)``, so
 the same conversation runs typed, spoken or in a test. Every question says the current value,
 and keeping it takes one key or one word; an answer that cannot be understood is asked again
-a few times, then the current value is kept, so nobody gets stuck at the table.
+a few times, then the current value is kept, so nobody gets stuck at the table. It speaks the
+game's language, so a Dutch table is set up in Dutch.
 """
 
 from __future__ import annotations
@@ -11,21 +12,96 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from voicegame.bots import BOT_LEVELS
 from voicegame.config import Settings
 from voicegame.decks import builtin_decks
 from voicegame.engine import PROFILES
+from voicegame.table.narration import names_list
 from voicegame.understanding.words import normalize, similarity
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "SOURCE", "answer_grammar", "parse_names", "parse_number", "set_up",
-           "summary"]
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "SENTENCES", "SOURCE", "answer_grammar", "parse_names", "parse_number",
+           "set_up", "summary"]
 
 # The engine takes 2 to 12 players; the conversation offers up to 6, a family table where
 # turns come round quickly and every name can still be told apart by ear.
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 TRIES = 3
 SOURCE = "set-up"  # the source recorded for values chosen in this conversation
+
+# Every sentence the set-up says, per language, like the table's PROMPTS in narration.py. Level, deck
+# and rules names are identifiers and stay as they are; the words a question tells the player to say
+# ("zeg wijzig") must be answers the module understands and words in ``answer_grammar``.
+SENTENCES: dict[str, dict[str, str]] = {
+    "en": {
+        "and": "and", "or": "or", "computer": "{n} computer player", "computers": "{n} computer players",
+        "at_level": "{computers} at {level} level", "each_other": "{computers}, playing each other",
+        "against": "{players} against {computers}", "no_computers": "{players}, no computer players",
+        "summary": "{table}, {deck}, {rules} rules", "deck_name": "the {deck} deck",
+        "deck_file": "the deck from {file}",
+        "new_game": "New game", "ready": "Ready", "offer": "{lead}: {summary}. {how}",
+        "how_typing": "Say yes or press Enter to start, or say change.",
+        "how_voice": "Say yes to start, or say change.",
+        "again": "I didn't catch that. {how} Or say quit.", "starting": "Starting with these settings.",
+        "keep_typing": "Press Enter to keep it.", "keep_voice": "Say keep to keep it.",
+        "keeping": "I'll keep {kept}.",
+        "bots": "How many computer players, from {low} to {high}? Now {now}. {keep}",
+        "bots_again": "How many computer players?",
+        "no_number": "I didn't catch a number between {low} and {high}.",
+        "too_few": "A game needs at least {min} players, so at least {computers}.",
+        "too_many": "At most {max} players fit at the table, so at most {computers}.",
+        "level": "Which level for the computer players: {options}? Now {now}. {keep}",
+        "level_again": "Which level: {options}?", "level_kept": "the {level} level",
+        "no_level": "I didn't catch a level.",
+        "deck": "Which deck: {options}? Now {now}. {keep}", "deck_again": "Which deck: {options}?",
+        "no_deck": "I didn't catch a deck.",
+        "rules": "Which rules: {options}? Now {now}. {keep}", "rules_again": "Which rules: {options}?",
+        "rules_kept": "the {rules} rules", "no_rules": "I didn't catch the rules.",
+        "names": "Who is playing here? Type the names with commas between them. Now {now}. Press Enter to keep them.",
+        "names_again": "Who is playing here? Type the names with commas between them.",
+        "nobody": "nobody", "names_kept": "the same players: {now}", "no_name": "I didn't catch a name.",
+        "same_name": "Two players can't both be called {name}.",
+        "too_many_names": "At most {max} players fit at the table.",
+        "fit_many": "At most {max} players fit at the table, so {computers} will play.",
+        "fit_few": "A game needs at least {min} players, so {computers} will join you.",
+    },
+    "nl": {
+        "and": "en", "or": "of", "computer": "{n} computerspeler", "computers": "{n} computerspelers",
+        "at_level": "{computers} op niveau {level}", "each_other": "{computers}, tegen elkaar",
+        "against": "{players} tegen {computers}", "no_computers": "{players}, geen computerspelers",
+        "summary": "{table}, {deck}, regels {rules}", "deck_name": "de {deck}-kaarten",
+        "deck_file": "de kaarten uit {file}",
+        "new_game": "Nieuw spel", "ready": "Klaar", "offer": "{lead}: {summary}. {how}",
+        "how_typing": "Zeg ja of druk op Enter om te beginnen, of zeg wijzig.",
+        "how_voice": "Zeg ja om te beginnen, of zeg wijzig.",
+        "again": "Dat heb ik niet begrepen. {how} Of zeg stoppen.",
+        "starting": "We beginnen met deze instellingen.",
+        "keep_typing": "Druk op Enter om het zo te houden.", "keep_voice": "Zeg houden om het zo te houden.",
+        "keeping": "Ik houd het bij {kept}.",
+        "bots": "Hoeveel computerspelers, van {low} tot {high}? Nu {now}. {keep}",
+        "bots_again": "Hoeveel computerspelers?",
+        "no_number": "Dat is geen getal van {low} tot {high}.",
+        "too_few": "Een spel heeft minstens {min} spelers nodig, dus minstens {computers}.",
+        "too_many": "Er passen hoogstens {max} spelers aan tafel, dus hoogstens {computers}.",
+        "level": "Welk niveau voor de computerspelers: {options}? Nu {now}. {keep}",
+        "level_again": "Welk niveau: {options}?", "level_kept": "niveau {level}",
+        "no_level": "Dat niveau ken ik niet.",
+        "deck": "Welke kaarten: {options}? Nu {now}. {keep}", "deck_again": "Welke kaarten: {options}?",
+        "no_deck": "Die kaarten ken ik niet.",
+        "rules": "Welke regels: {options}? Nu {now}. {keep}", "rules_again": "Welke regels: {options}?",
+        "rules_kept": "de regels {rules}", "no_rules": "Die regels ken ik niet.",
+        "names": "Wie spelen hier mee? Typ de namen met komma's ertussen. Nu {now}. Druk op Enter om ze zo te"
+                 " houden.",
+        "names_again": "Wie spelen hier mee? Typ de namen met komma's ertussen.",
+        "nobody": "niemand", "names_kept": "dezelfde spelers: {now}", "no_name": "Ik zie geen naam.",
+        "same_name": "Twee spelers kunnen niet allebei {name} heten.",
+        "too_many_names": "Er passen hoogstens {max} spelers aan tafel.",
+        # "we spelen met" fits 0, 1 or more computer players, where a verb would have to agree.
+        "fit_many": "Er passen hoogstens {max} spelers aan tafel, dus we spelen met {computers}.",
+        "fit_few": "Een spel heeft minstens {min} spelers nodig, dus we spelen met {computers}.",
+    },
+}
 
 _NUMBER_WORDS = {
     "zero": 0, "none": 0, "no": 0, "nobody": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
@@ -38,10 +114,13 @@ _DUTCH_NUMBERS = {
 # What a recognizer often writes for a number said alone; only used when no real number word is there.
 _SOUNDS_LIKE = {"to": 2, "too": 2, "for": 4, "fore": 4, "won": 1, "tree": 3, "free": 3, "ate": 8}
 
-_START = {"yes", "yeah", "yep", "y", "start", "ok", "okay", "go", "play", "sure", "begin", "ja", "goed", "oké", "oke"}
+_START = {"yes", "yeah", "yep", "y", "start", "ok", "okay", "go", "play", "sure", "begin", "ja", "goed", "oké", "oke",
+          "beginnen"}
 _CHANGE = {"change", "no", "nope", "n", "different", "other", "nee", "wijzig", "wijzigen", "veranderen", "anders"}
 _QUIT = {"quit", "exit", "stop", "bye", "goodbye", "cancel", "q", "stoppen", "doei"}
-_KEEP = {"keep", "same", "skip", "next", "fine", "houden", "zelfde", "volgende"}
+_KEEP = {"keep", "same", "skip", "next", "fine", "houden", "zelfde", "hetzelfde", "volgende", "goed"}
+# The offer's own "yes" and "change", to guess at an answer that is nearly one of them.
+_OFFER_WORDS = {"en": ("yes", "change"), "nl": ("ja", "wijzig")}
 
 
 class _Ended(Exception):
@@ -52,8 +131,8 @@ class _Ended(Exception):
 _SPOKEN = {
     "en": ("yes", "yeah", "start", "okay", "change", "no", "quit", "stop", "keep", "same", "next",
            "zero", "none", "one", "two", "three", "four", "five", "six"),
-    "nl": ("ja", "goed", "start", "wijzig", "anders", "nee", "stoppen", "stop", "houden", "zelfde", "volgende",
-           "nul", "geen", "een", "twee", "drie", "vier", "vijf", "zes"),
+    "nl": ("ja", "goed", "start", "beginnen", "wijzig", "anders", "nee", "stoppen", "stop", "houden", "zelfde",
+           "volgende", "nul", "geen", "een", "twee", "drie", "vier", "vijf", "zes"),
 }
 
 
@@ -97,43 +176,49 @@ def _pick(text: str, options: Sequence[str]) -> str | None:
     return ranked[0][0]
 
 
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+def _text(lang: str, key: str, **fields: Any) -> str:
+    """One of the set-up's sentences in ``lang``; English for a language it has no sentences for."""
+    return SENTENCES.get(lang, SENTENCES["en"])[key].format(**fields)
 
 
-def _or_list(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" or {words[-1]}"
+def _computers(n: int, lang: str) -> str:
+    return _text(lang, "computer" if n == 1 else "computers", n=n)
 
 
-def _and_list(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" and {words[-1]}"
+def _listed(words: Sequence[str], lang: str, conjunction: str) -> str:
+    """Alice, Ben and Cara; random, child, memory or expert: with "en" and "of" in Dutch."""
+    return names_list(list(words), _text(lang, conjunction))
 
 
 def _deck_phrase(settings: Settings) -> str:
     deck = settings.deck_name
     if deck.endswith(".toml"):
-        return f"the deck from {Path(deck).name}"
-    return f"the {deck.title()} deck"
+        return _text(settings.lang, "deck_file", file=Path(deck).name)
+    return _text(settings.lang, "deck_name", deck=deck.title())
 
 
 def summary(settings: Settings) -> str:
-    """The whole game in one sentence, e.g. "You against 2 computer players at memory level, ..."."""
-    bots = settings.bots
-    computers = _plural(bots, "computer player", "computer players") + f" at {settings.level} level"
+    """The whole game in one sentence in its language, e.g. "You against 2 computer players at memory level, ..."."""
+    lang = settings.lang
+    computers = _text(lang, "at_level", computers=_computers(settings.bots, lang), level=settings.level)
+    players = _listed(settings.players, lang, "and")
     if not settings.players:
-        table = f"{computers}, playing each other"
-    elif bots:
-        table = f"{_and_list(settings.players)} against {computers}"
+        table = _text(lang, "each_other", computers=computers)
+    elif settings.bots:
+        table = _text(lang, "against", players=players, computers=computers)
     else:
-        table = f"{_and_list(settings.players)}, no computer players"
-    return f"{table}, {_deck_phrase(settings)}, {settings.rules} rules"
+        table = _text(lang, "no_computers", players=players)
+    return _text(lang, "summary", table=table, deck=_deck_phrase(settings), rules=settings.rules)
 
 
 class _Conversation:
     def __init__(self, ask: Callable[[str], str | None], say: Callable[[str], None], typing: bool, tries: int,
                  lang: str) -> None:
         self._ask, self.say, self.typing, self.tries, self.lang = ask, say, typing, tries, lang
-        self.keep = "Press Enter to keep it." if typing else "Say keep to keep it."
+        self.keep = self.t("keep_typing" if typing else "keep_voice")
+
+    def t(self, key: str, **fields: Any) -> str:
+        return _text(self.lang, key, **fields)
 
     def ask(self, question: str, names: bool = False) -> str:
         """The answer, "" meaning keep; raises _Ended on end of input or quit."""
@@ -151,8 +236,9 @@ class _Conversation:
 
     def offer(self, settings: Settings, lead: str) -> bool:
         """True to start now, False to change something."""
-        how = "Say yes or press Enter to start, or say change." if self.typing else "Say yes to start, or say change."
-        question = f"{lead}: {summary(settings)}. {how}"
+        how = self.t("how_typing" if self.typing else "how_voice")
+        question = self.t("offer", lead=self.t(lead), summary=summary(settings), how=how)
+        yes, change = _OFFER_WORDS.get(self.lang, _OFFER_WORDS["en"])
         for _ in range(self.tries):
             answer = self.ask(question)
             words = normalize(answer)
@@ -163,11 +249,11 @@ class _Conversation:
                     return True
                 if word in _CHANGE:
                     return False
-            heard = _pick(answer, ["yes", "start", "change"])
+            heard = _pick(answer, [yes, "start", change])
             if heard:
-                return heard != "change"
-            question = f"I didn't catch that. {how} Or say quit."
-        self.say("Starting with these settings.")
+                return heard != change
+            question = self.t("again", how=how)
+        self.say(self.t("starting"))
         return True
 
     def choose(self, question: str, problem: str, kept: str, parse: Callable[[str], tuple[object, str | None]],
@@ -182,7 +268,7 @@ class _Conversation:
             if wrong is None:
                 return value
             line = f"{wrong} {problem}"
-        self.say(f"I'll keep {kept}.")
+        self.say(self.t("keeping", kept=kept))
         return current
 
     def walk(self, settings: Settings) -> Settings:
@@ -192,66 +278,64 @@ class _Conversation:
         def bots_of(answer: str) -> tuple[object, str | None]:
             n = parse_number(answer, self.lang)
             if n is None:
-                return None, f"I didn't catch a number between {low} and {high}."
+                return None, self.t("no_number", low=low, high=high)
             if n < low:
-                return None, f"A game needs at least {MIN_PLAYERS} players, so at least {_computers(low)}."
+                return None, self.t("too_few", min=MIN_PLAYERS, computers=_computers(low, self.lang))
             if n > high:
-                return None, f"At most {MAX_PLAYERS} players fit at the table, so at most {_computers(high)}."
+                return None, self.t("too_many", max=MAX_PLAYERS, computers=_computers(high, self.lang))
             return n, None
 
-        bots = self.choose(f"How many computer players, from {low} to {high}? Now {settings.bots}. {self.keep}",
-                           "How many computer players?", _computers(settings.bots), bots_of, settings.bots)
+        bots = self.choose(self.t("bots", low=low, high=high, now=settings.bots, keep=self.keep),
+                           self.t("bots_again"), _computers(settings.bots, self.lang), bots_of, settings.bots)
         settings = settings.changed(SOURCE, bots=bots)
 
         if settings.bots:
-            levels = list(BOT_LEVELS)
-            level = self.choose(
-                f"Which level for the computer players: {_or_list(levels)}? Now {settings.level}. {self.keep}",
-                f"Which level: {_or_list(levels)}?", f"the {settings.level} level",
-                self._picker(levels, "a level"), settings.level)
+            levels = _listed(BOT_LEVELS, self.lang, "or")
+            level = self.choose(self.t("level", options=levels, now=settings.level, keep=self.keep),
+                                self.t("level_again", options=levels), self.t("level_kept", level=settings.level),
+                                self._picker(list(BOT_LEVELS), "no_level"), settings.level)
             settings = settings.changed(SOURCE, level=level)
 
         decks = list(builtin_decks())
-        deck = self.choose(f"Which deck: {_or_list(decks)}? Now {_deck_phrase(settings)}. {self.keep}",
-                           f"Which deck: {_or_list(decks)}?", _deck_phrase(settings),
-                           self._picker(decks, "a deck"), settings.deck)
+        options = _listed(decks, self.lang, "or")
+        deck = self.choose(self.t("deck", options=options, now=_deck_phrase(settings), keep=self.keep),
+                           self.t("deck_again", options=options), _deck_phrase(settings),
+                           self._picker(decks, "no_deck"), settings.deck)
         settings = settings.changed(SOURCE, deck=deck)
 
-        profiles = list(PROFILES)
-        rules = self.choose(f"Which rules: {_or_list(profiles)}? Now {settings.rules}. {self.keep}",
-                            f"Which rules: {_or_list(profiles)}?", f"the {settings.rules} rules",
-                            self._picker(profiles, "the rules"), settings.rules)
+        options = _listed(PROFILES, self.lang, "or")
+        rules = self.choose(self.t("rules", options=options, now=settings.rules, keep=self.keep),
+                            self.t("rules_again", options=options), self.t("rules_kept", rules=settings.rules),
+                            self._picker(list(PROFILES), "no_rules"), settings.rules)
         settings = settings.changed(SOURCE, rules=rules)
 
         if self.typing:
             settings = self._names(settings)
         return settings
 
-    def _picker(self, options: list[str], what: str) -> Callable[[str], tuple[object, str | None]]:
+    def _picker(self, options: list[str], wrong: str) -> Callable[[str], tuple[object, str | None]]:
         def parse(answer: str) -> tuple[object, str | None]:
             choice = _pick(answer, options)
-            return (choice, None) if choice else (None, f"I didn't catch {what}.")
+            return (choice, None) if choice else (None, self.t(wrong))
         return parse
 
     def _names(self, settings: Settings) -> Settings:
-        now = _and_list(settings.players) if settings.players else "nobody"
+        now = _listed(settings.players, self.lang, "and") if settings.players else self.t("nobody")
 
         def names_of(answer: str) -> tuple[object, str | None]:
             names = parse_names(answer, self.lang)
             if not names:
-                return None, "I didn't catch a name."
+                return None, self.t("no_name")
             folded = [n.casefold() for n in names]
             twice = next((n for n in names if folded.count(n.casefold()) > 1), None)
             if twice:
-                return None, f"Two players can't both be called {twice}."
+                return None, self.t("same_name", name=twice)
             if len(names) > MAX_PLAYERS:
-                return None, f"At most {MAX_PLAYERS} players fit at the table."
+                return None, self.t("too_many_names", max=MAX_PLAYERS)
             return tuple(names), None
 
-        players = self.choose(
-            f"Who is playing here? Type the names with commas between them. Now {now}. Press Enter to keep them.",
-            "Who is playing here? Type the names with commas between them.", f"the same players: {now}",
-            names_of, settings.players, names=True)
+        players = self.choose(self.t("names", now=now), self.t("names_again"), self.t("names_kept", now=now),
+                              names_of, settings.players, names=True)
         if players == settings.players:
             return settings
         return self._fit(settings.changed(SOURCE, players=players))
@@ -261,17 +345,13 @@ class _Conversation:
         humans = len(settings.players)
         if humans + settings.bots > MAX_PLAYERS:
             bots = max(0, MAX_PLAYERS - humans)
-            self.say(f"At most {MAX_PLAYERS} players fit at the table, so {_computers(bots)} will play.")
+            self.say(self.t("fit_many", max=MAX_PLAYERS, computers=_computers(bots, self.lang)))
         elif humans + settings.bots < MIN_PLAYERS:
             bots = MIN_PLAYERS - humans
-            self.say(f"A game needs at least {MIN_PLAYERS} players, so {_computers(bots)} will join you.")
+            self.say(self.t("fit_few", min=MIN_PLAYERS, computers=_computers(bots, self.lang)))
         else:
             return settings
         return settings.changed(SOURCE, bots=bots)
-
-
-def _computers(n: int) -> str:
-    return _plural(n, "computer player", "computer players")
 
 
 def set_up(settings: Settings, ask: Callable[[str], str | None], say: Callable[[str], None], *,
@@ -279,14 +359,15 @@ def set_up(settings: Settings, ask: Callable[[str], str | None], say: Callable[[
     """Offer ``settings`` as one sentence; start, or walk through the changes. None: no game.
 
     ``typing`` says whether a keyboard is there: only then are names asked for, and questions
-    mention Enter. Changed values are recorded with the source "set-up".
+    mention Enter. Changed values are recorded with the source "set-up". The conversation is in
+    ``settings.lang``.
     """
     conversation = _Conversation(ask, say, typing, tries, settings.lang)
-    lead = "New game"
+    lead = "new_game"
     try:
         while not conversation.offer(settings, lead):
             settings = conversation.walk(settings)
-            lead = "Ready"
+            lead = "ready"
     except _Ended:
         return None
     return settings
