@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voicegame.bots import BOT_LEVELS, make_bot
-from voicegame.config import COMMAND_LINE, ConfigError, cli_values, describe, load_settings, write_example
+from voicegame.config import COMMAND_LINE, ConfigError, Settings, cli_values, describe, load_settings, write_example
 from voicegame.decks import DeckError, builtin_decks, load_deck
 from voicegame.engine import PROFILES, Game, IllegalAction, PositionError, RuleError, Rules, action_from_json, profile
 from voicegame.engine.rules import parse_rule_value
@@ -121,8 +121,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     return _play(game, levels, settings.lang, journal, args, voice)
 
 
-def _talk_set_up(settings, voice: VoiceIO | None):
-    """The set-up conversation, spoken and heard when the voice is on (the keyboard works too)."""
+def _talk_set_up(settings: Settings, voice: VoiceIO | None) -> Settings | None:
+    """The set-up conversation, spoken and heard when the voice is on (typed words count too, but
+    Enter alone stops the speech there, so the questions say "keep" rather than "press Enter")."""
     if voice is None:
         return set_up(settings, lambda question: (_out(question), _read_line())[1], _out)
     from voicegame.speech.base import SpeechError
@@ -133,7 +134,7 @@ def _talk_set_up(settings, voice: VoiceIO | None):
         _out(_typing_instead(exc))
         return set_up(settings, lambda question: (_out(question), _read_line())[1], _out)
 
-    return set_up(settings, voice.ask, voice.public)
+    return set_up(settings, voice.ask, voice.public, typing=False)
 
 
 def cmd_config(args: argparse.Namespace) -> int:
