@@ -321,6 +321,7 @@ def test_a_centre_card_is_turned_over_by_its_number_in_words_or_digits(said):
         table.handle("Alice", _say(game, misses[0]))
         if game.observation("Alice").phase != "flip" or 1 not in game.observation("Alice").centre_slots:
             continue
+        assert out.expected == "flip"  # a voice now listens for a number or "pass"
         table.handle("Alice", said)
         flips = [e for e in game.log if e["type"] == "flip"]
         assert flips and flips[-1]["player"] == "Alice", out.lines()[-3:]

@@ -290,3 +290,21 @@ def _shared_recognizer(grammar, understander):
         r.hear(speech_pcm("Finn, is Mrs. Bun at home?"))
         _RECOGNIZERS["r"] = r
     return _RECOGNIZERS["r"]
+
+
+@pytest.mark.parametrize("said,heard", [("Two.", "two"), ("Pass.", "pass"), ("Turn over card three.",
+                                                                             "turn over card three")])
+def test_after_a_miss_the_voice_listens_for_a_centre_card_number(said, heard):
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.render import speech_pcm
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.voice import VoiceIO
+    from voicegame.understanding import Understander
+
+    game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
+    audio = _silence(0.4) + speech_pcm(said) + _silence(0.9)
+    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None),
+                    [audio[i : i + CHUNK] for i in range(0, len(audio), CHUNK)], lambda line: None,
+                    understander=Understander(game.deck, game.players))
+    voice.expect("flip")
+    assert voice.read().text == heard

@@ -78,6 +78,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "commands_voice": "Other commands: my hand, status, history, repeat, undo, help, slower, faster,"
                           " more detail, less detail, pause, quit.",
         "nothing_to_answer": "There is nothing to answer yes or no to.",
+        "nothing_to_flip": "There is no centre card to turn over now.",
         "who": "Who do you want to ask for {what}? Say a name: {names}.",
         "magic_word": "Remember the magic word, {player}: ask again with please.",
         "confirm_ask": "Did you ask {target} for {what}? Say yes or no.",
@@ -118,6 +119,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "commands_voice": "Andere opdrachten: mijn hand, stand, geschiedenis, herhaal, terug, help, langzamer,"
                           " sneller, meer uitleg, korter, pauze, stop.",
         "nothing_to_answer": "Er is niets om ja of nee op te zeggen.",
+        "nothing_to_flip": "Er is nu geen middenkaart om om te draaien.",
         "who": "Wie wil je om {what} vragen? Zeg een naam: {names}.",
         "magic_word": "Denk aan het toverwoord, {player}: vraag het nog eens met alstublieft.",
         "confirm_ask": "Vroeg je {target} om {what}? Zeg ja of nee.",

@@ -178,7 +178,10 @@ class TextTable:
         False means quit. Then tell the output what answer the table now waits for, if any."""
         go_on = self._handle(player, said)
         kind = self.pending.kind if self.pending else None
-        self.out.expect(None if kind is None else "name" if kind == "who" else "yes_no")
+        if kind is None and self.game.observation(player).phase == "flip":
+            self.out.expect("flip")
+        else:
+            self.out.expect(None if kind is None else "name" if kind == "who" else "yes_no")
         return go_on
 
     def _handle(self, player: str, said: str | Hearing) -> bool:
@@ -230,6 +233,8 @@ class TextTable:
             self._ask_undo(player)
         elif kind in ("yes", "no", "cancel"):
             self.say(self.p("nothing_to_answer") + " " + self._commands())
+        elif kind == "flip":
+            self.say(self.p("nothing_to_flip"))
         elif kind == "pause":
             self.paused = True
             self.say(self.p("paused"))

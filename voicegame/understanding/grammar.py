@@ -191,11 +191,13 @@ def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True) -
 
 
 # While the table waits on an answer, only these commands (and, for "name", the players) can be said.
-ANSWERS = {"yes_no": ("yes", "no", "cancel", "repeat"), "name": ("cancel", "repeat")}
+ANSWERS = {"yes_no": ("yes", "no", "cancel", "repeat"), "name": ("cancel", "repeat"),
+           "flip": ("flip", "repeat", "help")}
 
 
 def answer_jsgf(grammar: Grammar, phrases: Phrases, kind: str) -> tuple[list[str], str]:
-    """A small grammar for the answer to one question ("Say yes or no", "Say a name"), as a word
+    """A small grammar for the answer to one question ("Say yes or no", "Say a name", "Say the
+    number of a centre card, or pass"), as a word
     list and JSGF. A recognizer that need not tell a hundred requests apart hears one short word
     far more surely."""
     seqs = {seq for intent in ANSWERS[kind] for t in grammar.source["commands"][intent] for seq in expand(t)}
