@@ -349,3 +349,24 @@ def test_a_request_heard_for_a_player_whose_name_sounds_like_another_is_confirme
     table.handle("Alice", "no")
     table.handle("Alice", words)  # typed: taken as typed
     assert game.actions == [misses[0]._replace(polite=True)]
+
+
+@pytest.mark.parametrize("about,to", [
+    ("Your turn, You.", "Your turn."),
+    ("You's turn. You 15 cards, 0 families; Cara 15 cards, 0 families.",
+     "Your turn. You 15 cards, 0 families; Cara 15 cards, 0 families."),
+    ("You, you hold 3 cards. Bun: Mr. Bun.", "You hold 3 cards. Bun: Mr. Bun."),
+    ("You asks Cara: is Mr. Bun at home?", "You ask Cara: is Mr. Bun at home?"),
+    ("Cara asks You: is Mr. Bun at home?", "Cara asks you: is Mr. Bun at home?"),
+    ("Cara gives Mr. Bun the Baker to You.", "Cara gives Mr. Bun the Baker to you."),
+    ("You completes the Bun family: 1 family.", "You complete the Bun family: 1 family."),
+    ("You has no cards left, and keeps their families.", "You have no cards left, and keep your families."),
+    ("Undo You's request to Cara for Mr. Bun? Say yes or no.", "Undo your request to Cara for Mr. Bun? Say yes or no."),
+    ("Remember the magic word, You: ask again with please.", "Remember the magic word: ask again with please."),
+    ("Game over. You wins with 3 families.", "Game over. You win with 3 families."),
+    ("Youssef asks Cara: is Mr. Bun at home?", "Youssef asks Cara: is Mr. Bun at home?"),
+])
+def test_a_lone_player_called_you_is_spoken_to(about, to):
+    from voicegame.table.narration import you_form
+
+    assert you_form(about) == to

@@ -7,11 +7,12 @@ families and turned-over centre cards; never the rest of anyone's hand.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from voicegame.decks import Deck
 
-__all__ = ["PROMPTS", "Narrator", "names_list"]
+__all__ = ["PROMPTS", "Narrator", "names_list", "you_form"]
 
 
 # Every sentence the table says, per language. Seed 004 gives the Dutch wording ("Niet thuis").
@@ -166,6 +167,28 @@ REFUSALS_NL: dict[str, str] = {
     "wrong_phase": "Dat kan nu niet.",
     "bad_action": "Dat kan niet.",
 }
+
+
+# A lone player's default name is "You" (config.Settings): sentences about "You" are turned to
+# speak to them ("You ask Cara", "Your turn."), English only.
+_YOU_FORMS = [
+    (re.compile(r"\bYou, you "), "You "),
+    (re.compile(r"(?<=\w )You's\b"), "your"),
+    (re.compile(r"\bYou's\b"), "Your"),
+    (re.compile(r"\bYou (ask|give|complete|draw|turn|win)s\b"), r"You \1"),
+    (re.compile(r"\bYou has\b"), "You have"),
+    (re.compile(r"^You have no cards left, and keeps their families\."),
+     "You have no cards left, and keep your families."),
+    (re.compile(r"\b(asks|to|from) You\b"), r"\1 you"),
+    (re.compile(r", You([.:])"), r"\1"),
+]
+
+
+def you_form(line: str) -> str:
+    """``line`` with the player called You spoken to rather than about."""
+    for pattern, replacement in _YOU_FORMS:
+        line = pattern.sub(replacement, line)
+    return line
 
 
 def names_list(names: list[str], conjunction: str = "and") -> str:

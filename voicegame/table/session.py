@@ -14,7 +14,7 @@ from voicegame.bots import Bot, make_bot
 from voicegame.engine import Ask, Flip, Game, IllegalAction, Pass
 from voicegame.speech.base import Hearing
 from voicegame.table.journal import Journal
-from voicegame.table.narration import Narrator
+from voicegame.table.narration import Narrator, you_form
 from voicegame.table.output import Output
 from voicegame.table.setup import parse_number
 from voicegame.understanding import Understander, Understanding, normalize
@@ -83,6 +83,7 @@ class TextTable:
         self.read_line = read_line
         self.out = out
         self.narrator = Narrator(game.deck, set(self.humans), lang=lang, verbose=verbose)
+        self._you = lang == "en" and "You" in self.humans  # see narration.you_form
         self.understander = Understander(game.deck, game.players, lang=lang)
         self.pending: _Pending | None = None
         self.paused = False
@@ -111,15 +112,19 @@ class TextTable:
 
     # ---------------------------------------------------------------- output
 
+    def _lines(self, lines: list[str] | str) -> list[str]:
+        lines = [lines] if isinstance(lines, str) else lines
+        return [you_form(line) for line in lines] if self._you else lines
+
     def say(self, lines: list[str] | str, who: str | None = None) -> None:
         """Public: the whole table hears it."""
-        for line in [lines] if isinstance(lines, str) else lines:
+        for line in self._lines(lines):
             self.out.public(line, who)
             self.said.append((None, line))
 
     def tell(self, player: str, lines: list[str] | str) -> None:
         """Private: only ``player``'s seat hears it."""
-        for line in [lines] if isinstance(lines, str) else lines:
+        for line in self._lines(lines):
             self.out.private(player, line)
             self.said.append((player, line))
 
