@@ -352,3 +352,30 @@ def test_words_the_model_cannot_hear_are_reported_once():
     voice.expect(None)  # back to the game's words: not reported again
     assert printed == ["The speech model does not know these words, so it cannot hear them: finn. "
                        "Type them instead, or give players other names."]
+
+
+def test_push_to_talk_hears_what_is_said_between_two_presses_of_enter():
+    """Speech before the first press is not listened to; what comes between the presses is."""
+    import queue
+
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.render import speech_pcm
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.voice import VoiceIO
+    from voicegame.understanding import Understander
+
+    typed: queue.Queue[str | None] = queue.Queue()
+
+    def microphone():
+        chatter = speech_pcm("Pass the juice please.")
+        request = speech_pcm("What cards do I have?")
+        yield from (chatter[i : i + CHUNK] for i in range(0, len(chatter), CHUNK))
+        typed.put("")  # press: start talking
+        yield from (request[i : i + CHUNK] for i in range(0, len(request), CHUNK))
+        typed.put("")  # press: done
+        yield from [bytes(CHUNK)] * 10
+
+    game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
+    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), microphone(), lambda line: None,
+                    understander=Understander(game.deck, game.players), typed=typed, push_to_talk=True)
+    assert voice.read().text == "what cards do i have"

@@ -233,7 +233,13 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
             _out(_typing_instead(exc))
         return None
     keyboard = recognizer is None or sys.stdin.isatty() and args.audio_in != "-"
-    return VoiceIO(recognizer, speaker, chunks, _out, typed=_keyboard() if keyboard else None)
+    push_to_talk = bool(args.push_to_talk) and keyboard and recognizer is not None
+    if push_to_talk:
+        _out("Push to talk: press Enter, speak, then press Enter again.")
+    elif args.push_to_talk:
+        _out("Push to talk needs the keyboard of a terminal, so I'll listen for the end of what you say instead.")
+    return VoiceIO(recognizer, speaker, chunks, _out, typed=_keyboard() if keyboard else None,
+                   push_to_talk=push_to_talk)
 
 
 def _use_voice(table: TextTable, voice: VoiceIO, seats: dict[str, str]) -> bool:
@@ -515,6 +521,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", action="append", metavar="NAME=WHERE",
                    help="a player's private channel for hands and help: terminal, none, or headphones by name")
     p.add_argument("--rate", type=int, help="speaking speed in words a minute")
+    p.add_argument("--push-to-talk", action="store_true",
+                   help="press Enter before and after speaking, instead of the game waiting for a pause")
     p.add_argument("--no-history", action="store_true", help="a memory challenge: no history command")
     p.add_argument("--asr", help="recognizer: auto, vosk, pocketsphinx, or text to speak but read the keyboard"
                    " (default auto)")

@@ -549,6 +549,15 @@ class PushToTalk:
         self._pcm.append(pcm)
         return [Event("audio", pcm, self._now())]
 
+    def flush(self) -> list[Event]:
+        """The stream ended: close an open utterance, as the second key press would."""
+        return self.key() if self.talking else []
+
+    def reset(self) -> None:
+        """Forget a half-spoken utterance; the next key press starts a new one."""
+        self.talking = False
+        self._pcm = []
+
 
 class Gate:
     """Mutes the microphone while the program speaks, so it does not hear itself.

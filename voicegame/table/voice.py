@@ -14,7 +14,7 @@ import queue
 from dataclasses import replace
 from typing import Callable, Iterable, Iterator
 
-from voicegame.speech.audio import Gate, Segmenter
+from voicegame.speech.audio import Gate, PushToTalk, Segmenter
 from voicegame.config import RATE_RANGE
 from voicegame.speech.base import Hearing, Recognizer, Speaker, SpeechError, Voice
 from voicegame.table.output import Output
@@ -47,12 +47,14 @@ class VoiceIO(Output):
     def __init__(self, recognizer: Recognizer | None, speaker: Speaker, chunks: Iterable[bytes],
                  print_line: Callable[[str], None], *, understander: Understander | None = None,
                  voices: dict[str, Voice] | None = None, seats: dict[str, Callable[[str], None]] | None = None,
-                 typed: queue.Queue[str | None] | None = None, end_silence: float = 0.5) -> None:
+                 typed: queue.Queue[str | None] | None = None, push_to_talk: bool = False,
+                 end_silence: float = 0.5) -> None:
         """``speaker.voice`` is the narrator's; ``understander``: listen for that game's words
         (else call ``listen_for`` before ``read``); ``voices``: a voice per computer player;
         ``seats``: a private channel per player (others hear their private lines here);
         ``typed``: lines from the keyboard (None when it closes), looked at between audio
-        chunks; with no ``recognizer`` they are the only input."""
+        chunks; with no ``recognizer`` they are the only input. ``push_to_talk``: an utterance
+        is what is said between two presses of Enter, instead of ending at a pause."""
         self.recognizer = recognizer
         self.speaker = speaker
         self.print_line = print_line
@@ -62,7 +64,8 @@ class VoiceIO(Output):
         self._typed = typed
         self._understander: Understander | None = None
         self._expecting: str | None = None  # the answer listened for, None: the whole game
-        self._segmenter = Segmenter(end_silence=end_silence)
+        self.push_to_talk = push_to_talk
+        self._segmenter = PushToTalk() if push_to_talk else Segmenter(end_silence=end_silence)
         self._gate = Gate(speaker, on_reset=self._reset)
         if understander is not None:
             self.listen_for_game(understander)
@@ -142,11 +145,13 @@ class VoiceIO(Output):
 
     def _listen(self) -> Hearing | str | None:
         for chunk in self._chunks:
-            line = self._key()
-            if line is not None:
+            typed = self._key()
+            if isinstance(typed, str):
                 self._reset()
-                return line
-            pcm = self._gate.filter(chunk)
+            if typed is not None:
+                return typed
+            # With push-to-talk the player chooses when to speak; otherwise not while the game speaks.
+            pcm = chunk if self.push_to_talk else self._gate.filter(chunk)
             if pcm is None:
                 continue
             for event in self._segmenter.push(pcm):
@@ -159,8 +164,9 @@ class VoiceIO(Output):
                 return hearing
         return None
 
-    def _key(self) -> str | None:
-        """A typed line, if one is waiting; Enter alone stops the speech instead."""
+    def _key(self) -> str | Hearing | None:
+        """A typed line, if one is waiting. Enter alone stops the speech, and with push-to-talk
+        starts or ends an utterance (returning what was heard when it ends)."""
         while self._typed is not None:
             try:
                 line = self._typed.get_nowait()
@@ -172,6 +178,11 @@ class VoiceIO(Output):
                 return line
             else:
                 self.speaker.stop()
+                if self.push_to_talk:
+                    for event in self._segmenter.key():
+                        hearing = self._event(event)
+                        if hearing:
+                            return hearing
         return None
 
     def _typed_line(self) -> str | None:
