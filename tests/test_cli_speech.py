@@ -76,3 +76,21 @@ def test_transcribe_gives_one_json_object_per_file_in_order(tmp_path):
     assert (request["intent"], request["target"], request["card"]) == ("ask", "Ben", "bun:mrs")
     assert isinstance(request["candidates"], list) and isinstance(request["sure"], bool)
     assert chatter["intent"] == "none" or chatter["confirm"]  # never a move
+
+
+def test_say_volume_makes_the_speech_quieter(tmp_path):
+    import numpy as np
+
+    loud, quiet = tmp_path / "loud.wav", tmp_path / "quiet.wav"
+    for path, volume in ((loud, "1"), (quiet, "0.3")):
+        proc = run_cli("say", "--wav", str(path), "--volume", volume, "Not at home.")
+        assert proc.returncode == 0, proc.stderr
+
+    def rms(path):
+        with wave.open(str(path)) as w:
+            x = np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(float)
+        return float(np.sqrt((x * x).mean()))
+
+    assert rms(quiet) < 0.5 * rms(loud)
+    proc = run_cli("say", "--volume", "5", "Not at home.")
+    assert proc.returncode == 2 and "from 0.1 to 1" in proc.stderr

@@ -227,6 +227,7 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
                 chunks = MicrophoneSource()
         narrator = assign_voices([], lang)[0]
         narrator.rate = args.rate or narrator.rate
+        narrator.volume = args.volume
         speaker = Pyttsx3Speaker(narrator, write=_out, echo=False)
     except SpeechError as exc:
         if asked:
@@ -450,7 +451,7 @@ def cmd_say(args: argparse.Namespace) -> int:
     text = " ".join(args.text)
     if not text.strip():
         return _fail("Give the words to say, for example: voicegame say Not at home.")
-    voice = Voice(voice_id=args.voice, rate=args.rate)
+    voice = Voice(voice_id=args.voice, rate=args.rate, volume=args.volume)
     try:
         # Rendering needs no loudspeaker, so don't mention its absence then.
         speaker = Pyttsx3Speaker(voice, write=(lambda _line: None) if args.wav else _out)
@@ -502,6 +503,16 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
     return 0
 
 
+def _volume(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.1 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"the volume is a number from 0.1 to 1, not {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="voicegame", description="Happy Families for voice, keyboard and screen reader.")
     sub = parser.add_subparsers(dest="command")
@@ -521,6 +532,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", action="append", metavar="NAME=WHERE",
                    help="a player's private channel for hands and help: terminal, none, or headphones by name")
     p.add_argument("--rate", type=int, help="speaking speed in words a minute")
+    p.add_argument("--volume", type=_volume, default=1.0, help="loudness of the game's voice, 0.1 to 1 (default 1)")
     p.add_argument("--push-to-talk", action="store_true",
                    help="press Enter before and after speaking, instead of the game waiting for a pause")
     p.add_argument("--no-history", action="store_true", help="a memory challenge: no history command")
@@ -569,6 +581,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--wav", help="write the speech to this WAV file instead of playing it")
     p.add_argument("--voice", help="espeak-ng voice, e.g. en-us or en-us+f3")
     p.add_argument("--rate", type=int, default=170, help="words per minute (default 170)")
+    p.add_argument("--volume", type=_volume, default=1.0, help="loudness, 0.1 to 1 (default 1)")
     p.set_defaults(func=cmd_say)
 
     p = sub.add_parser("transcribe", help="recognize WAV files and show how each would be understood")
