@@ -91,18 +91,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         settings = load_settings(cli_values(args))
     except ConfigError as exc:
         return _fail(str(exc))
+    _use_settings(args, settings)
     voice = None
     if args.set_up and sys.stdin.isatty():
-        voice = _open_voice(args, settings.lang) if settings.voice != "off" else None
+        voice = _open_voice(args, settings.lang) if args.voice is not False else None
         lang, settings = settings.lang, _talk_set_up(settings, voice)
         if settings is None:
             _out("Geen spel deze keer. Tot ziens." if lang == "nl" else "No game this time. Goodbye.")
             return 0
-    for name in ("bots", "level", "rules", "lang", "asr", "rate", "verbose", "polite_reminder", "deck"):
-        setattr(args, name, getattr(settings, name))
-    args.voice = {"auto": None, "on": True, "off": False}[settings.voice]
-    args.seat = [f"{name}={where}" for name, where in settings.seat_map.items()
-                 if settings.source("seats") == COMMAND_LINE or name in settings.players]  # the file's: if here
+        _use_settings(args, settings)
     if args.resume:
         return _resume(args)
     rules = _rules_from_args(args)
@@ -119,6 +116,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     levels = {n: settings.level for n in bot_names}
     journal = None if args.no_save else Journal.new(game, {"bots": levels, "lang": settings.lang})
     return _play(game, levels, settings.lang, journal, args, voice)
+
+
+def _use_settings(args: argparse.Namespace, settings: Settings) -> None:
+    """The settings in force (defaults, config file, command line, set-up) as the play options."""
+    for name in ("bots", "level", "rules", "lang", "asr", "rate", "verbose", "polite_reminder", "deck"):
+        setattr(args, name, getattr(settings, name))
+    args.voice = {"auto": None, "on": True, "off": False}[settings.voice]
+    args.seat = [f"{name}={where}" for name, where in settings.seat_map.items()
+                 if settings.source("seats") == COMMAND_LINE or name in settings.players]  # the file's: if here
 
 
 def _talk_set_up(settings: Settings, voice: VoiceIO | None) -> Settings | None:
