@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from voicegame.bots import BOT_LEVELS, make_bot
 from voicegame.config import COMMAND_LINE, ConfigError, Settings, cli_values, describe, load_settings, write_example
@@ -130,17 +130,15 @@ def _use_settings(args: argparse.Namespace, settings: Settings) -> None:
 def _talk_set_up(settings: Settings, voice: VoiceIO | None) -> Settings | None:
     """The set-up conversation, spoken and heard when the voice is on (typed words count too, but
     Enter alone stops the speech there, so the questions say "keep" rather than "press Enter")."""
-    if voice is None:
-        return set_up(settings, lambda question: (_out(question), _read_line())[1], _out)
     from voicegame.speech.base import SpeechError
 
-    try:
-        voice.listen_for(*answer_grammar(settings.lang))
-    except SpeechError as exc:
-        _out(_typing_instead(exc))
-        return set_up(settings, lambda question: (_out(question), _read_line())[1], _out)
-
-    return set_up(settings, voice.ask, voice.public, typing=False)
+    if voice is not None:
+        try:
+            voice.listen_for(*answer_grammar(settings.lang))
+            return set_up(settings, voice.ask, voice.public, typing=False)
+        except SpeechError as exc:
+            _out(_typing_instead(exc))
+    return set_up(settings, lambda question: (_out(question), _read_line())[1], _out)
 
 
 def cmd_config(args: argparse.Namespace) -> int:
@@ -169,8 +167,7 @@ def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None
     if voice is None and args.voice is not False and humans:
         voice = _open_voice(args, lang)
     if not (voice is not None and humans and _use_voice(table, voice, seats)):
-        channels = {p: _seat_channel(p, where) for p, where in seats.items()}
-        table.out = Lines(_out, {p: c for p, c in channels.items() if c is not None})
+        table.out = Lines(_out, _seat_channels(seats))
     return _run_table(table)
 
 
@@ -189,7 +186,13 @@ def _seats(specs: list[str], humans: list[str]) -> dict[str, str]:
     return seats
 
 
-def _seat_channel(player: str, where: str, voice: Voice | None = None):
+def _seat_channels(seats: dict[str, str], voice: Voice | None = None) -> dict[str, Callable[[str], None]]:
+    """The private channel of each seat that has one of its own (not "none": the table's)."""
+    channels = {p: _seat_channel(p, where, voice) for p, where in seats.items()}
+    return {p: c for p, c in channels.items() if c is not None}
+
+
+def _seat_channel(player: str, where: str, voice: Voice | None):
     """Where ``player``'s private lines go: printed only (terminal), or spoken on their own audio
     output (headphones) in ``voice`` (the narrator's: "slower" and "faster" reach it too);
     None: the table's own channel."""
@@ -266,8 +269,7 @@ def _use_voice(table: TextTable, voice: VoiceIO, seats: dict[str, str]) -> bool:
         seats = {**seats, **dict.fromkeys(unseated, "terminal")}
         _out(f"Private lines of {', '.join(unseated)} (hands, help) are shown on the screen only, not spoken. "
              "To hear them privately, give each player headphones: --seat Alice=USB Headset.")
-    channels = {p: _seat_channel(p, where, voice.speaker.voice) for p, where in seats.items()}
-    voice.seats = {p: c for p, c in channels.items() if c is not None}
+    voice.seats = _seat_channels(seats, voice.speaker.voice)
     table.read_line = voice.read
     table.out = voice
     table.speech = voice

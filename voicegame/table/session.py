@@ -41,9 +41,15 @@ def as_heard(understander: Understander, said: str | Hearing, asker: str | None,
     heard = understander.understand(said.texts(), asker=asker, hand=hand, phase=phase)
     if said.doubtful and heard.intent in ("ask", "ask_family"):  # words forced out of table talk, maybe
         return Understanding(text=heard.text, intent="none", reason=None)
-    if heard.is_move and (not said.sure or understander.sound_alikes.get(heard.target)):
+    if heard.is_move and doubts_target(understander, said, heard.target):
         heard = replace(heard, confirm=True)
     return heard
+
+
+def doubts_target(understander: Understander, said: str | Hearing, target: str) -> bool:
+    """Whether a request to ``target`` taken from ``said`` must be confirmed before it is played:
+    never when typed; when heard, if the recognizer was unsure or ``target`` has a sound-alike."""
+    return not isinstance(said, str) and (not said.sure or bool(understander.sound_alikes.get(target)))
 
 
 @dataclass
@@ -210,8 +216,7 @@ class TextTable:
                 return self._act(player, flip)
         pending, self.pending = self.pending, None
         if pending is not None:
-            answered = self._answer_pending(player, pending, texts[0] if texts else "", heard,
-                                            spoken=not isinstance(said, str), sure=sure)
+            answered = self._answer_pending(player, pending, texts[0] if texts else "", heard, said)
             if answered is not None:
                 return answered
         return self._command(player, heard, sure)
@@ -297,14 +302,14 @@ class TextTable:
                    for a in self.game.observation(player).legal_actions())
 
     def _answer_pending(self, player: str, pending: _Pending, line: str, heard: Understanding,
-                        spoken: bool, sure: bool) -> bool | None:
+                        said: str | Hearing) -> bool | None:
         """Complete or confirm the waiting request or undo; None when the line is something else.
-        A name heard (``spoken``) is doubted as in ``as_heard``."""
+        A name heard is doubted as in ``as_heard``."""
         if pending.kind == "who":
             words = normalize(line)
             named = [p for p in self.game.players if normalize(p) == words]
             if named:
-                unsure = spoken and (not sure or bool(self.understander.sound_alikes.get(named[0])))
+                unsure = doubts_target(self.understander, said, named[0])
                 return self._request(player, replace(pending.request, target=named[0], confirm=unsure))
             return None
         if heard.intent == "yes":
