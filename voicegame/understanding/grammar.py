@@ -134,6 +134,9 @@ class Phrases:
                 if full[: len(short)] == short and len(full) - len(short) >= 2:
                     variants.append(full[len(short):])
             self.cards[card.id] = list(dict.fromkeys(variants))
+        # "Is Mr. Bun and family at home?" (seed 003 rule 8): a member's short name stands for his family.
+        self.heads: list[tuple[str, tuple[str, ...]]] = [
+            (card.family, normalize(card.name(lang, "short"))) for card in deck.cards]
         self.families: dict[str, list[tuple[str, ...]]] = {}
         for fam in deck.families:
             variants = []
@@ -167,14 +170,18 @@ def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True) -
 
     def rule_for(seq: tuple[str, ...]) -> str:
         parts = []
-        for w in seq:
-            parts.append({"{player}": "<player>", "{card}": "<card>", "{family}": "<family>"}.get(w, spoken(w)))
+        for i, w in enumerate(seq):
+            if w == "{family}" and seq[i + 1: i + 2] in (("and",), ("en",)):  # "Mr. Bun and family"
+                parts.append("<head>")
+            else:
+                parts.append({"{player}": "<player>", "{card}": "<card>", "{family}": "<family>"}.get(w, spoken(w)))
         return " ".join(parts)
 
     lines = ["#JSGF V1.0;", f"grammar voicegame_{grammar.language};"]
     lines.append("<player> = " + alt(phrases.players.values()) + ";")
     lines.append("<card> = " + alt(v for vs in phrases.cards.values() for v in vs) + ";")
     lines.append("<family> = " + alt(v for vs in phrases.families.values() for v in vs) + ";")
+    lines.append("<head> = <family> | " + alt(v for _, v in phrases.heads) + ";")
     polite = [w for w in grammar.fillers if w in {p[0] for p in grammar.polite if len(p) == 1}]
     please = f" [{' | '.join(sorted(polite))}]" if polite else ""
     # From the templates as written: the matcher ignores fillers, but "is Mr. Bun and family at

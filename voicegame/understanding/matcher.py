@@ -174,8 +174,7 @@ class Understander:
                                  for key, variants in self.phrases.families.items() for v in variants]
         # Second phase: "Is Mr. Strong and family at home?" (seed 003 rule 8) names the family by a member.
         self._family_variants_phase2 = self._family_variants + [
-            (card.family, v, tuple(importance(w) for w in v), v)
-            for card in deck.cards for v in self.phrases.cards[card.id][1:2]]
+            (family, v, tuple(importance(w) for w in v), v) for family, v in self.phrases.heads]
         self._player_variants = [(p, v, tuple(1.0 for _ in v), v) for p, v in self.phrases.players.items()]
         self._name_words = self.phrases.words()
         self._sounds = SoundTable(self._name_words)
