@@ -8,8 +8,8 @@
 Corpus: ``scripts/make_corpus.py`` (manifest.jsonl in ``--corpus``, default /tmp/voicegame-corpus).
 
 Accuracy. Each recording (noise mixed in as the manifest says) goes through the recognizer exactly
-as ``voicegame/table/voice.py`` sets it up: ``make_recognizer(name)``, ``set_grammar(vocabulary(...),
-jsgf(...))``, then ``start``/``feed`` (100 ms chunks)/``finish``, and the Hearing is taken as the
+as ``voicegame/table/voice.py`` sets it up: ``make_recognizer(name)``, ``set_grammar(*speech_grammar(...))``,
+then ``start``/``feed`` (100 ms chunks)/``finish``, and the Hearing is taken as the
 table takes it (``table.session.as_heard``: a move heard unsurely, or for a player whose name
 sounds like another's, is confirmed first); "words alone" columns give the transcript understood as
 if typed. Recordings are decoded in groups of one voice
@@ -93,14 +93,13 @@ class _Listener:
     def __init__(self, backend: str, deck_name: str, players: list[str]) -> None:
         from voicegame.decks import load_deck
         from voicegame.speech.recognizers import make_recognizer
-        from voicegame.understanding import Understander, jsgf, load_grammar, vocabulary
+        from voicegame.understanding import Understander, load_grammar, speech_grammar
 
         self.deck = load_deck(deck_name)
         self.understander = Understander(self.deck, tuple(players))
         grammar = load_grammar(self.understander.lang)
         self.recognizer = make_recognizer(backend)
-        self.recognizer.set_grammar(vocabulary(grammar, self.understander.phrases),
-                                    jsgf(grammar, self.understander.phrases))
+        self.recognizer.set_grammar(*speech_grammar(grammar, self.understander.phrases))
 
     def understand(self, hearing, row):
         """As the table takes it (``table.session.as_heard``): a move heard unsurely, or for a

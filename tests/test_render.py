@@ -132,7 +132,7 @@ def listen():
     pytest.importorskip("pocketsphinx", reason="pocketsphinx is not installed (pip install pocketsphinx)")
     from voicegame.decks import load_deck
     from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
-    from voicegame.understanding import Phrases, Understander, jsgf, load_grammar, vocabulary
+    from voicegame.understanding import Phrases, Understander, load_grammar, speech_grammar
 
     deck, players = load_deck("jaques"), ("Alice", "Ben", "Cara", "Dan")
     phrases, grammar = Phrases(deck, players, "en"), load_grammar("en")
@@ -143,7 +143,7 @@ def listen():
         key = tuple(sorted(options.items()))
         if key not in recognizers:
             recognizers[key] = PocketSphinxRecognizer(**options)
-            recognizers[key].set_grammar(vocabulary(grammar, phrases), jsgf(grammar, phrases))
+            recognizers[key].set_grammar(*speech_grammar(grammar, phrases))
         hearing = recognizers[key].hear(pcm)
         return hearing, understander.understand(hearing.texts(), asker="Alice")
 

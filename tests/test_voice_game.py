@@ -282,11 +282,11 @@ def _shared_recognizer(grammar, understander):
     """One recognizer for the parametrized cases, warmed up on a request as in a game."""
     from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.render import speech_pcm
-    from voicegame.understanding import jsgf, vocabulary
+    from voicegame.understanding import speech_grammar
 
     if "r" not in _RECOGNIZERS:
         r = PocketSphinxRecognizer()
-        r.set_grammar(vocabulary(grammar, understander.phrases), jsgf(grammar, understander.phrases))
+        r.set_grammar(*speech_grammar(grammar, understander.phrases))
         r.hear(speech_pcm("Finn, is Mrs. Bun at home?"))
         _RECOGNIZERS["r"] = r
     return _RECOGNIZERS["r"]

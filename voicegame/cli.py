@@ -480,7 +480,7 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
     from voicegame.speech.audio import WavSource
     from voicegame.speech.base import SpeechError
     from voicegame.speech.recognizers import make_recognizer
-    from voicegame.understanding import jsgf, load_grammar, vocabulary
+    from voicegame.understanding import load_grammar, speech_grammar
 
     deck = load_deck(args.deck)
     players = [p.strip() for p in args.players.split(",") if p.strip()]
@@ -491,7 +491,7 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
         recognizer = make_recognizer(args.asr, args.lang)
         if recognizer is None:
             return _fail("transcribe needs a recognizer: --asr auto, vosk or pocketsphinx.")
-        recognizer.set_grammar(vocabulary(grammar, understander.phrases), jsgf(grammar, understander.phrases))
+        recognizer.set_grammar(*speech_grammar(grammar, understander.phrases))
     except SpeechError as exc:
         return _fail(str(exc))
     for path in args.files:

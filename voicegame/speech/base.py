@@ -5,6 +5,7 @@ Audio everywhere is 16-bit signed little-endian mono PCM; recognizers take 16 kH
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 __all__ = ["SAMPLE_RATE", "Alternative", "Hearing", "Recognizer", "Speaker", "SpeechError", "Voice"]
@@ -55,8 +56,10 @@ class Recognizer:
 
     name = "base"
 
-    def set_grammar(self, words: list[str], jsgf: str) -> None:
-        """``words``: the fixed word list (spoken forms); ``jsgf``: the same language as a JSGF grammar."""
+    def set_grammar(self, words: list[str], jsgf: str, names: Sequence[str] = ()) -> None:
+        """``words``: the fixed word list (spoken forms); ``jsgf``: the same language as a JSGF
+        grammar; ``names``: those of the words that name a card or a player, which a backend may
+        check one by one (``understanding.name_words``)."""
         raise NotImplementedError
 
     def start(self) -> None:

@@ -33,6 +33,7 @@ import math
 import os
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -191,8 +192,9 @@ class VoskRecognizer(Recognizer):
         tokens = dict.fromkeys(t for w in words for t in w.split())
         return [t for t in tokens if not self._known(t)]
 
-    def set_grammar(self, words: list[str], jsgf: str) -> None:
-        """Takes effect at the next ``start``. ``jsgf`` is for PocketSphinx; Vosk only needs the words."""
+    def set_grammar(self, words: list[str], jsgf: str, names: Sequence[str] = ()) -> None:
+        """Takes effect at the next ``start``. ``jsgf`` and ``names`` are for PocketSphinx; Vosk
+        only needs the words (its per-word confidences are not tuned: no English model here)."""
         known = [t for t in dict.fromkeys(t for w in words for t in w.split()) if self._known(t)]
         if not known:
             raise SpeechError(

@@ -18,7 +18,7 @@ from voicegame.speech.audio import Gate, PushToTalk, Segmenter
 from voicegame.config import RATE_RANGE
 from voicegame.speech.base import Hearing, Recognizer, Speaker, SpeechError, Voice
 from voicegame.table.output import Output
-from voicegame.understanding import Understander, jsgf, load_grammar, vocabulary
+from voicegame.understanding import Understander, load_grammar, speech_grammar
 from voicegame.understanding.grammar import answer_jsgf
 
 __all__ = ["VoiceIO", "worth_hearing"]
@@ -70,10 +70,10 @@ class VoiceIO(Output):
         if understander is not None:
             self.listen_for_game(understander)
 
-    def listen_for(self, words: list[str], grammar: str) -> None:
+    def listen_for(self, words: list[str], grammar: str, names: list[str] = ()) -> None:
         """Recognize only these words, in the JSGF ``grammar``'s phrases, from the next utterance on."""
         if self.recognizer is not None:
-            self.recognizer.set_grammar(words, grammar)
+            self.recognizer.set_grammar(words, grammar, names)
         self._segmenter.reset()
 
     def listen_for_game(self, understander: Understander) -> None:
@@ -81,9 +81,8 @@ class VoiceIO(Output):
         speech model cannot hear are said once, the first time (a model drops them silently)."""
         first = self._understander is not understander
         self._understander, self._expecting = understander, None
-        grammar = load_grammar(understander.lang)
-        words = vocabulary(grammar, understander.phrases)
-        self.listen_for(words, jsgf(grammar, understander.phrases))
+        words, grammar, names = speech_grammar(load_grammar(understander.lang), understander.phrases)
+        self.listen_for(words, grammar, names)
         missing = self.recognizer.missing_words(words) if first and self.recognizer is not None else []
         if missing:
             self.print_line(f"The speech model does not know these words, so it cannot hear them: "

@@ -5,9 +5,10 @@
 - ``matcher``: scoring every possible request against what was heard; act, confirm, or reject.
 """
 
-from voicegame.understanding.grammar import Grammar, GrammarError, Phrases, jsgf, load_grammar, vocabulary
+from voicegame.understanding.grammar import (Grammar, GrammarError, Phrases, jsgf, load_grammar, name_words,
+                                             speech_grammar, vocabulary)
 from voicegame.understanding.matcher import Understander, Understanding
 from voicegame.understanding.words import normalize
 
 __all__ = ["Grammar", "GrammarError", "Phrases", "Understander", "Understanding", "jsgf", "load_grammar",
-           "normalize", "vocabulary"]
+           "name_words", "normalize", "speech_grammar", "vocabulary"]

@@ -13,7 +13,8 @@ from pathlib import Path
 from voicegame.decks import Deck
 from voicegame.understanding.words import FUNCTION_WORDS, normalize, spoken
 
-__all__ = ["GRAMMAR_DIR", "Grammar", "GrammarError", "Phrases", "expand", "importance", "jsgf", "load_grammar", "vocabulary"]
+__all__ = ["GRAMMAR_DIR", "Grammar", "GrammarError", "Phrases", "expand", "importance", "jsgf", "load_grammar",
+           "name_words", "speech_grammar", "vocabulary"]
 
 GRAMMAR_DIR = Path(__file__).resolve().parent.parent.parent / "grammars"
 SLOTS = ("{player}", "{card}", "{family}")
@@ -160,6 +161,19 @@ class Phrases:
 def vocabulary(grammar: Grammar, phrases: Phrases) -> list[str]:
     """The recognizer's fixed word list, in spoken form ("mister", not "mr")."""
     return sorted({spoken(w) for w in grammar.template_words() | phrases.words()})
+
+
+def name_words(phrases: Phrases) -> list[str]:
+    """The spoken words that name a card, family or player ("bun", "baker", "missus", "cara"):
+    a recognizer can check that each one of them fits the audio, as "Mrs. Smith" forced into
+    "missus tape" misfits in one word only and hides in a score over the whole phrase."""
+    return sorted({spoken(w) for w in phrases.words() if importance(w) == 1.0})
+
+
+def speech_grammar(grammar: Grammar, phrases: Phrases) -> tuple[list[str], str, list[str]]:
+    """What a recognizer's ``set_grammar`` takes for the whole game: the word list, the JSGF
+    grammar and the name words."""
+    return vocabulary(grammar, phrases), jsgf(grammar, phrases), name_words(phrases)
 
 
 def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True) -> str:
