@@ -370,3 +370,20 @@ def test_a_lone_player_called_you_is_spoken_to(about, to):
     from voicegame.table.narration import you_form
 
     assert you_form(about) == to
+
+
+def test_dutch_refusals_name_what_was_asked():
+    """The engine's reasons are English; the Dutch table says them with the card asked for. (A
+    held card that sounds like a legal one is asked about instead: "Vroeg je Bram om ...?")"""
+    game = Game(["Anna", "Bram"], rules=profile("dutch"), seed=3)
+    table, out = _run_lines(game, [], bots={"Bram": "random"}, lang="nl")
+    player = game.current_player
+    other = "Bram" if player == "Anna" else "Anna"
+    for card in game.hand(player):
+        own = game.deck.card(card).name("nl", "short")
+        table.handle(player, f"{other}, heb je {own}?")
+        if out.private_lines.get(player):
+            assert out.private_lines[player][-1] == f"{own} heb je zelf al."
+            assert not any(own in line for line in out.lines())
+            return
+    pytest.fail("every held card was taken for another")

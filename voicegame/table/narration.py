@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from voicegame.decks import Deck
+from voicegame.engine.actions import Action, Ask
 
 __all__ = ["PROMPTS", "Narrator", "names_list", "you_form"]
 
@@ -157,16 +158,19 @@ PROMPTS: dict[str, dict[str, str]] = {
 # The engine's refusals are English sentences; for Dutch the table says these instead, by error code.
 REFUSALS_NL: dict[str, str] = {
     "self": "Je kunt jezelf niets vragen. Vraag een andere speler.",
-    "target_empty": "Die speler heeft geen kaarten meer. Vraag iemand anders.",
-    "own_card": "Die kaart heb je zelf al.",
-    "family_not_held": "Je mag alleen vragen naar een familie waarvan je al een kaart hebt.",
-    "family_complete": "Die familie is al compleet.",
+    "target_empty": "{player} heeft geen kaarten meer. Vraag iemand anders.",
+    "own_card": "{card} heb je zelf al.",
+    "family_not_held": "Je hebt geen kaart van {family}. Je mag alleen vragen naar een familie waarvan je al een "
+                       "kaart hebt.",
+    "family_complete": "{family} is al compleet.",
     "not_your_turn": "Je bent nu niet aan de beurt. Wacht even.",
     "unknown_player": "Die speler doet niet mee.",
     "unknown_card": "Die kaart zit niet in dit spel.",
     "wrong_phase": "Dat kan nu niet.",
     "bad_action": "Dat kan niet.",
 }
+# What a Dutch refusal says when the request does not name the player, card or family.
+_REFUSAL_UNNAMED_NL = {"player": "die speler", "card": "die kaart", "family": "die familie"}
 
 
 # A lone player's default name is "You" (config.Settings): sentences about "You" are turned to
@@ -216,9 +220,21 @@ class Narrator:
         """One of the table's own sentences (PROMPTS), in the game's language."""
         return PROMPTS.get(self.lang, PROMPTS["en"])[key].format(**fields)
 
-    def refusal(self, code: str, message: str) -> str:
-        """The engine's reason for refusing an action, in the game's language."""
-        return REFUSALS_NL.get(code, message) if self.lang == "nl" else message
+    def refusal(self, code: str, message: str, action: Action | None = None) -> str:
+        """The engine's reason for refusing ``action``, in the game's language (the engine's own
+        ``message`` is English), naming the player, card or family asked about."""
+        if self.lang != "nl" or code not in REFUSALS_NL:
+            return message
+        names = dict(_REFUSAL_UNNAMED_NL)
+        if isinstance(action, Ask):
+            names["player"] = action.target
+            if action.card is not None and self.deck.has_card(action.card):
+                names["card"] = self.card(action.card, "short")
+                names["family"] = self.family(self.deck.card(action.card).family)
+            elif action.family is not None and self.deck.has_family(action.family):
+                names["card"] = names["family"] = self.family(action.family)
+        line = REFUSALS_NL[code].format(**names)
+        return line[0].upper() + line[1:]
 
     @staticmethod
     def voice_of(event: dict[str, Any]) -> str | None:

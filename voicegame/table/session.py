@@ -347,7 +347,7 @@ class TextTable:
             events = g.apply(action)
         except IllegalAction as exc:
             # Private: a refusal may say what the player holds ("You already hold Mrs. Bun").
-            self.tell(player, self.narrator.refusal(exc.code, exc.message))
+            self.tell(player, self.narrator.refusal(exc.code, exc.message, action))
             return True
         self._record(action)
         self.human_marks.append(mark)
