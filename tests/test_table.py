@@ -387,3 +387,40 @@ def test_dutch_refusals_name_what_was_asked():
             assert not any(own in line for line in out.lines())
             return
     pytest.fail("every held card was taken for another")
+
+
+def _four_with_alice_to_move() -> Game:
+    for seed in range(100):
+        game = Game(["Alice", "Ben", "Cara", "Dan"], rules=profile("guide"), seed=seed)
+        if game.current_player == "Alice":
+            return game
+    raise AssertionError("no seed gives Alice the first turn")
+
+
+def test_a_no_to_a_sound_alike_name_offers_the_other_name():
+    """Ben and Dan are swapped by the recognizer: after "no", the table offers the other name
+    rather than making the player say the whole request again."""
+    game = _four_with_alice_to_move()
+    ask = next(a for a in game.observation("Alice").legal_actions() if isinstance(a, Ask) and a.target == "Dan")
+    card = game.deck.card(ask.card).name("en", "short")
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random", "Dan": "random"})
+    table.handle("Alice", Hearing((Alternative(f"ben is {card.lower()} at home please", 0.95),), sure=True))
+    assert out.lines()[-1] == f"Did you ask Ben for {card}? Say yes or no."
+    table.handle("Alice", "no")
+    assert out.lines()[-1] == f"Then did you ask Dan for {card}? Say yes or no."
+    assert game.actions == []
+    table.handle("Alice", "yes")
+    assert (game.actions[0].target, game.actions[0].card) == ("Dan", ask.card)
+
+
+def test_a_second_no_asks_for_the_request_again():
+    game = _four_with_alice_to_move()
+    ask = next(a for a in game.observation("Alice").legal_actions() if isinstance(a, Ask) and a.target == "Dan")
+    card = game.deck.card(ask.card).name("en", "short")
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random", "Dan": "random"})
+    table.handle("Alice", Hearing((Alternative(f"dan is {card.lower()} at home please", 0.95),), sure=True))
+    table.handle("Alice", "no")
+    assert out.lines()[-1] == f"Then did you ask Ben for {card}? Say yes or no."
+    table.handle("Alice", "no")
+    assert out.lines()[-1] == "All right. Say your request again."
+    assert game.actions == [] and table.pending is None

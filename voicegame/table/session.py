@@ -59,6 +59,7 @@ class _Pending:
 
     kind: str
     request: Understanding | None = None
+    offered: tuple[str, ...] = ()  # for ``confirm``: the players it has named so far
 
 
 class TextTable:
@@ -290,7 +291,7 @@ class TextTable:
             self.say(self.p("magic_word", player=player))
             return True
         if heard.confirm and self._legal(player, target, heard):
-            self.pending = _Pending("confirm", replace(heard, target=target))
+            self.pending = _Pending("confirm", replace(heard, target=target), (target,))
             self.say(self.p("confirm_ask", target=target, what=self._what(heard)))
             return True
         return self._act(player, Ask(target, card=heard.card, family=heard.family, polite=heard.polite))
@@ -320,10 +321,21 @@ class TextTable:
                 return True
             r = pending.request
             return self._act(player, Ask(r.target, card=r.card, family=r.family, polite=r.polite))
+        if heard.intent == "no" and pending.kind == "confirm" and (other := self._sound_alike(player, pending)):
+            # "Did you ask Dan ...?" "No." A recognizer that swaps Ben and Dan most likely heard the other one.
+            self.pending = _Pending("confirm", replace(pending.request, target=other), pending.offered + (other,))
+            self.say(self.p("confirm_other", target=other, what=self._what(pending.request)))
+            return True
         if heard.intent in ("no", "cancel"):
             self.say(self.p({"undo": "not_undone", "quit": "play_on"}.get(pending.kind, "say_again")))
             return True
         return None
+
+    def _sound_alike(self, player: str, pending: _Pending) -> str | None:
+        """A player whose name sounds like the one just refused, not named yet, who may be asked."""
+        request = pending.request
+        alikes = sorted(self.understander.sound_alikes.get(request.target, ()))
+        return next((p for p in alikes if p not in pending.offered and self._legal(player, p, request)), None)
 
     def _what(self, heard: Understanding) -> str:
         if heard.card:
