@@ -379,3 +379,33 @@ def test_push_to_talk_hears_what_is_said_between_two_presses_of_enter():
     voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), microphone(), lambda line: None,
                     understander=Understander(game.deck, game.players), typed=typed, push_to_talk=True)
     assert voice.read().text == "what cards do i have"
+
+
+def test_push_to_talk_answers_an_utterance_it_cannot_use():
+    """Between two presses the player spoke to the game: even silence gets a reply, not nothing."""
+    import queue
+
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.output import Lines
+    from voicegame.table.session import TextTable
+    from voicegame.table.voice import VoiceIO
+    from voicegame.understanding import Understander
+
+    typed: queue.Queue[str | None] = queue.Queue()
+
+    def microphone():
+        typed.put("")  # press
+        yield from [bytes(CHUNK)] * 20
+        typed.put("")  # press again, having said nothing
+        yield from [bytes(CHUNK)] * 10
+
+    game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
+    printed: list[str] = []
+    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), microphone(), printed.append,
+                    understander=Understander(game.deck, game.players), typed=typed, push_to_talk=True)
+    hearing = voice.read()
+    assert hearing is not None and hearing.text == "" and printed[-1] == "(heard nothing)"
+    lines: list[str] = []
+    table = TextTable(game, {"Finn": "random"}, lambda: None, Lines(lines.append))
+    assert table.handle("Alice", hearing) and lines[-1] == "I heard nothing."

@@ -202,7 +202,10 @@ class VoiceIO(Output):
             self.recognizer.feed(event.pcm)
         elif event.kind == "end":
             hearing = self.recognizer.finish()
-            if worth_hearing(hearing, self._understander):
-                self.print_line(f"(heard: {hearing.text}{'' if hearing.sure else ', not sure'})")
+            # With push-to-talk every utterance was meant for the game: one it cannot use gets an
+            # answer ("I didn't understand that") rather than silence.
+            if self.push_to_talk or worth_hearing(hearing, self._understander):
+                doubt = "" if hearing.sure else ", not sure"
+                self.print_line(f"(heard: {hearing.text}{doubt})" if hearing.text else "(heard nothing)")
                 return hearing
         return None
