@@ -21,7 +21,9 @@ utterance and the first one from a new voice is always the least reliable. Outco
   confirm    understood as a request needing "Did you ask ...? Say yes or no."
   wrong      a move that is not the expected request: the worst outcome
   rejected   not understood (or understood as a command)
-  chatter move / chatter confirm: the same for lines that are not requests at all
+  chatter move / chatter confirm / chatter command: the same for lines that are not requests at
+             all, and table talk taken as a command (the table would read out a hand, the score)
+  command / command other / command missed: for the commands (no question pending)
 
 Timing: decode time per utterance (wall clock of feed + finish, the audio given at once), its real-
 time factor, and the peak resident memory of a process that holds the recognizer, understander,
@@ -102,10 +104,15 @@ class _Listener:
         self.recognizer.set_grammar(*speech_grammar(grammar, self.understander.phrases))
 
     def understand(self, hearing, row):
-        """As the table takes it (``table.session.as_heard``): a move heard unsurely, or for a
-        player whose name sounds like another's, is confirmed first."""
+        """As the table takes it, with no question pending: words the voice input lets pass
+        (``table.voice.worth_hearing``), then ``table.session.as_heard`` (a move heard unsurely,
+        or for a player whose name sounds like another's, is confirmed first)."""
         from voicegame.table.session import as_heard
+        from voicegame.table.voice import worth_hearing
+        from voicegame.understanding import Understanding
 
+        if not worth_hearing(hearing, self.understander):
+            return Understanding(text=hearing.text, intent="none")
         return as_heard(self.understander, hearing, row["asker"], row["hand"], row["phase"])
 
     def understand_words(self, hearing, row):
@@ -114,11 +121,18 @@ class _Listener:
 
 
 def outcome(row: dict[str, Any], got) -> str:
-    """exact, confirm, wrong, rejected (requests) or chatter_move, chatter_confirm, chatter_rejected."""
+    """exact, confirm, wrong, rejected (requests); chatter_move, chatter_confirm, chatter_command,
+    chatter_rejected; command, command_other (another command or a request), command_missed."""
     expect = row["expect"]
     is_move = got.is_move
     if row["kind"] == "chatter":
-        return "chatter_move" if is_move else "chatter_confirm" if got.intent in MOVES else "chatter_rejected"
+        if is_move:
+            return "chatter_move"
+        return "chatter_confirm" if got.intent in MOVES else "chatter_rejected" if got.intent == "none" \
+            else "chatter_command"
+    if row["kind"] == "command":
+        return "command" if got.intent == expect["intent"] else "command_missed" if got.intent == "none" \
+            else "command_other"
     same = (got.intent, got.target, got.card, got.family) == (expect["intent"], expect["target"], expect["card"],
                                                             expect["family"])
     if is_move:
@@ -203,6 +217,7 @@ def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 continue
             req = [r for r in rs if r["kind"] == "request"]
             chat = [r for r in rs if r["kind"] == "chatter"]
+            cmd = [r for r in rs if r["kind"] == "command"]
             n = max(len(req), 1)
             count = lambda what, group=req, key="outcome": sum(r[key] == what for r in group)  # noqa: E731
             ms = [r["decode_ms"] for r in rs]
@@ -211,6 +226,8 @@ def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "exact": count("exact") / n, "confirm": count("confirm") / n, "wrong": count("wrong") / n,
                 "wrong_n": count("wrong"), "rejected": count("rejected") / n, "chatter": len(chat),
                 "chatter_moves": count("chatter_move", chat), "chatter_confirms": count("chatter_confirm", chat),
+                "chatter_commands": count("chatter_command", chat), "commands": len(cmd),
+                "commands_right": count("command", cmd), "commands_other": count("command_other", cmd),
                 "words_exact": count("exact", req, "outcome_words") / n,
                 "words_wrong_n": count("wrong", req, "outcome_words"),
                 "words_chatter_moves": count("chatter_move", chat, "outcome_words"),
@@ -420,12 +437,14 @@ def print_report(report: dict[str, Any]) -> None:
             continue
         print(f"\n{backend} (accuracy pass {data['seconds']:.0f} s on {report['workers']} workers)")
         print(f"{'voices':7} {'condition':10} {'req':>4} {'exact':>7} {'confirm':>8} {'wrong':>6} {'rejected':>9}"
-              f" {'chat':>5} {'c.moves':>8} {'c.conf':>7} {'ms med':>7} {'ms p90':>7} {'RTF':>6}"
+              f" {'chat':>5} {'c.moves':>8} {'c.conf':>7} {'c.cmd':>6} {'cmds':>5} {'ok':>4} {'other':>6}"
+              f" {'ms med':>7} {'ms p90':>7} {'RTF':>6}"
               f"   | words alone: {'exact':>7} {'wrong':>6} {'c.moves':>8}")
         for c in data["table"]:
             print(f"{c['voices']:7} {c['condition']:10} {c['requests']:4} {_fmt_pct(c['exact']):>7}"
                   f" {_fmt_pct(c['confirm']):>8} {c['wrong_n']:6} {_fmt_pct(c['rejected']):>9} {c['chatter']:5}"
-                  f" {c['chatter_moves']:8} {c['chatter_confirms']:7} {c['decode_ms_median']:7.0f}"
+                  f" {c['chatter_moves']:8} {c['chatter_confirms']:7} {c['chatter_commands']:6} {c['commands']:5}"
+                  f" {c['commands_right']:4} {c['commands_other']:6} {c['decode_ms_median']:7.0f}"
                   f" {c['decode_ms_p90']:7.0f} {c['rtf']:6.3f}   |              {_fmt_pct(c['words_exact']):>7}"
                   f" {c['words_wrong_n']:6} {c['words_chatter_moves']:8}")
         print("(words alone: the transcript understood as if typed, without the table's doubts about what was"

@@ -18,6 +18,9 @@ What is in it:
   typed is dropped (voice errors should not be mixed with matcher errors).
 * chatter: table talk that is not a request, and requests for cards not in the deck ("Mr.
   Strong"); checked as text not to be a move. Expected intent "none".
+* commands: the table's commands as people say them ("What cards do I have?", "Say that
+  again.", "Hold on."), with no question pending; checked as text to be that command. Added
+  after the rest, so the requests and chatter (and their random choices) are as before.
 
 Every text is spoken twice: by the hibari-tts neural voice and by one of several espeak-ng voices
 (through the game's own pyttsx3 engine), each at one of three speeds. The clean renders are WAV
@@ -27,7 +30,7 @@ clean file and the noise (kind, SNR, seed), mixed when read (``render.mix_noise`
 conditions only: they fit the acoustic model badly, and the benchmark time goes to the neural voice.
 
 ``manifest.jsonl``, one JSON object per recording and condition: id, file (relative to the folder),
-text, kind (request/chatter), voice, family (neural/espeak), speed, rate (espeak words a minute),
+text, kind (request/chatter/command), voice, family (neural/espeak), speed, rate (espeak words a minute),
 condition, noise, phase, expect {intent, target, card, family}, asker, hand, players, deck.
 
 Reproducible: the same seed gives the same texts, voices, hands and noise, and the neural voice the
@@ -232,6 +235,32 @@ def requests(n: int, rng: random.Random) -> tuple[list[dict], int]:
     return lines, dropped
 
 
+# Commands as people say them, and the intent each should be (no question pending: no yes or no).
+COMMANDS = [
+    ("My hand.", "hand"), ("What cards do I have?", "hand"), ("Which Buns do I have?", "hand"),
+    ("What is in my hand?", "hand"), ("Whose turn is it?", "status"), ("What is the score?", "status"),
+    ("Status.", "status"), ("History.", "history"), ("What happened?", "history"), ("Repeat that.", "repeat"),
+    ("Say that again.", "repeat"), ("Pardon?", "repeat"), ("Help.", "help"), ("What can I say?", "help"),
+    ("Undo.", "undo"), ("Take that back.", "undo"), ("Pause.", "pause"), ("Hold on.", "pause"), ("Quit.", "quit"),
+    ("Stop the game.", "quit"), ("Slower.", "slower"), ("Speak faster.", "faster"), ("Continue.", "resume"),
+    ("Carry on.", "resume"), ("More detail.", "verbose"), ("Less detail.", "terse"),
+]
+
+
+def commands(rng: random.Random) -> tuple[list[dict], int]:
+    deck = load_deck(DECK)
+    understander = Understander(deck, PLAYERS)
+    lines, dropped = [], 0
+    for text, intent in COMMANDS:
+        hand = _hand(deck, None, rng)
+        if understander.understand(text, asker=ASKER, hand=hand).intent != intent:
+            dropped += 1
+            continue
+        lines.append({"kind": "command", "text": text, "phase": "cards", "hand": hand,
+                      "expect": {"intent": intent, "target": None, "card": None, "family": None}})
+    return lines, dropped
+
+
 def chatter(rng: random.Random) -> tuple[list[dict], int]:
     deck = load_deck(DECK)
     understander = Understander(deck, PLAYERS)
@@ -255,6 +284,7 @@ def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool 
     rng = random.Random(seed)
     reqs, dropped_requests = requests(n_requests, rng)
     chat, dropped_chatter = chatter(rng)
+    cmds, dropped_commands = commands(random.Random(f"{seed}|commands"))  # the other lines draw as before
     (out / "clean").mkdir(parents=True, exist_ok=True)
     if noisy_files:
         (out / "noisy").mkdir(exist_ok=True)
@@ -262,7 +292,7 @@ def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool 
     t0 = time.perf_counter()
     rows = 0
     with open(manifest.with_suffix(".part"), "w", encoding="utf-8") as fh:
-        for i, line in enumerate(reqs + chat):
+        for i, line in enumerate(reqs + chat + cmds):
             espeak = ESPEAK_VOICES[i % len(ESPEAK_VOICES)]
             for family, voice, speed, noises in (
                     ("neural", "hibari", rng.choice(NEURAL_SPEEDS), NOISES),
@@ -288,18 +318,21 @@ def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool 
                     fh.write(json.dumps(row) + "\n")
                     rows += 1
             if (i + 1) % 50 == 0:
-                progress(f"  {i + 1} of {len(reqs) + len(chat)} texts rendered ({time.perf_counter() - t0:.0f} s)")
+                progress(f"  {i + 1} of {len(reqs) + len(chat) + len(cmds)} texts rendered"
+                         f" ({time.perf_counter() - t0:.0f} s)")
     manifest.with_suffix(".part").replace(manifest)
     summary = {"seed": seed, "requests": len(reqs), "requests_dropped_as_text": dropped_requests,
                "chatter": len(chat), "chatter_dropped_as_text": dropped_chatter,
-               "recordings": 2 * (len(reqs) + len(chat)), "manifest_rows": rows,
+               "commands": len(cmds), "commands_dropped_as_text": dropped_commands,
+               "recordings": 2 * (len(reqs) + len(chat) + len(cmds)), "manifest_rows": rows,
                "seconds": round(time.perf_counter() - t0, 1)}
     (out / "corpus.json").write_text(json.dumps(summary, indent=2) + "\n")
-    progress(f"{summary['recordings']} recordings ({len(reqs)} requests and {len(chat)} chatter lines, each in "
-             f"two voices), {rows} manifest rows, in {summary['seconds']} s -> {manifest}")
-    if dropped_requests or dropped_chatter:
+    progress(f"{summary['recordings']} recordings ({len(reqs)} requests, {len(chat)} chatter lines and {len(cmds)}"
+             f" commands, each in two voices), {rows} manifest rows, in {summary['seconds']} s -> {manifest}")
+    if dropped_requests or dropped_chatter or dropped_commands:
         progress(f"dropped as text: {dropped_requests} request phrasings the Understander did not act on "
-                 f"correctly, {dropped_chatter} chatter lines it took for a move")
+                 f"correctly, {dropped_chatter} chatter lines it took for a move, {dropped_commands} commands it"
+                 f" took for something else")
     return manifest
 
 

@@ -409,3 +409,22 @@ def test_push_to_talk_answers_an_utterance_it_cannot_use():
     lines: list[str] = []
     table = TextTable(game, {"Finn": "random"}, lambda: None, Lines(lines.append))
     assert table.handle("Alice", hearing) and lines[-1] == "I heard nothing."
+
+
+@pytest.mark.parametrize("said", ["What's for dinner tonight?", "We went to the seaside on Saturday.",
+                                  "Let's play another round after this one."])
+def test_table_talk_forced_into_a_command_is_let_pass(said):
+    """These decode as commands ("what grits do i have", "what is the score"), but fit the audio
+    worse than any command said to the game: stray, so the table does not read out a hand or the
+    score. Only while a question waits does a stray hearing still count (short answers in noise)."""
+    from voicegame.speech.render import speech_pcm
+    from voicegame.table.voice import worth_hearing
+    from voicegame.understanding import Understander, load_grammar
+
+    game = Game(["Alice", "Ben", "Cara", "Dan"], rules=profile("guide"), seed=1)
+    understander = Understander(game.deck, game.players)
+    recognizer = _shared_recognizer(load_grammar("en"), understander)
+    hearing = recognizer.hear(speech_pcm(said))
+    assert understander.understand(hearing.texts()).intent not in ("none", "ask", "ask_family"), hearing.texts()
+    assert hearing.stray and not worth_hearing(hearing, understander), recognizer.last_margin
+    assert worth_hearing(hearing, understander, answer=True)

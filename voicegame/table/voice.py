@@ -26,10 +26,11 @@ __all__ = ["VoiceIO", "worth_hearing"]
 MIN_RATE, MAX_RATE = RATE_RANGE
 
 
-def worth_hearing(hearing: Hearing, understander: Understander | None) -> bool:
+def worth_hearing(hearing: Hearing, understander: Understander | None, answer: bool = False) -> bool:
     """Whether the table should hear this at all: words, and, when the recognizer doubts them,
-    words that make a command (doubtful words are often table talk forced into a request)."""
-    if not hearing.text.strip():
+    words that make a command (doubtful words are often table talk forced into a request), unless
+    they are stray (table talk forced into a command) while no ``answer`` to a question is awaited."""
+    if not hearing.text.strip() or hearing.stray and not answer:
         return False
     if not hearing.doubtful:
         return True
@@ -204,7 +205,7 @@ class VoiceIO(Output):
             hearing = self.recognizer.finish()
             # With push-to-talk every utterance was meant for the game: one it cannot use gets an
             # answer ("I didn't understand that") rather than silence.
-            if self.push_to_talk or worth_hearing(hearing, self._understander):
+            if self.push_to_talk or worth_hearing(hearing, self._understander, self._expecting is not None):
                 doubt = "" if hearing.sure else ", not sure"
                 self.print_line(f"(heard: {hearing.text}{doubt})" if hearing.text else "(heard nothing)")
                 return hearing
