@@ -85,7 +85,10 @@ Tuning round 4 (same halves; 80 requests and 52 chatter lines per condition and 
   a Hearing is ``stray``, and the voice input lets it pass unless the table has just asked a
   question (short answers in noise score lower: "yes" -94 at white 10 dB in the yes/no grammar).
   Chatter taken as a command, old -> new: clean 7 -> 1, white 20 dB 8 -> 5, white 10 dB 19 -> 13,
-  babble 10 dB 20 -> 20; commands heard right: 25 -> 25, 25 -> 24, 22 -> 21, 7 -> 7 of 26.
+  babble 10 dB 20 -> 20; commands heard right: 25 -> 25, 25 -> 24, 22 -> 21, 7 -> 7 of 26. Held out
+  (18 other phrasings: "What have I got?", "Go back.", "Exit." ...): clean 18 -> 18, white 20 dB 16 ->
+  16, white 10 dB 12 -> 12, but babble 20 dB 13 -> 7: babble lowers commands' margins while the SNR
+  estimate stays near 25 dB, so in babble the rule costs commands for little (chatter 8 -> 6).
 * ``SURE_MARGIN`` stays where ``CONFIRM_BELOW`` 0.83 was (-4): requiring the name words to fit
   better as well only moved requests from played to confirmed. ``DENOISE`` with these rules:
   no better (white 10 dB 3+33 against 1+43 on the tuning half), so it stays off.
