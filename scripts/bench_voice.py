@@ -10,7 +10,7 @@ Corpus: ``scripts/make_corpus.py`` (manifest.jsonl in ``--corpus``, default /tmp
 Accuracy. Each recording (noise mixed in as the manifest says) goes through the recognizer exactly
 as ``voicegame/table/voice.py`` sets it up: ``make_recognizer(name)``, ``set_grammar(*speech_grammar(...))``,
 then ``start``/``feed`` (100 ms chunks)/``finish``, and the Hearing is taken as the
-table takes it (``table.session.as_heard``: a move heard unsurely, or for a player whose name
+table takes it (``table.voice.taken_at_table``: a move heard unsurely, or for a player whose name
 sounds like another's, is confirmed first); "words alone" columns give the transcript understood as
 if typed. Recordings are decoded in groups of one voice
 and one noise condition, as one player at one table would be heard; the group's first recording is
@@ -104,16 +104,11 @@ class _Listener:
         self.recognizer.set_grammar(*speech_grammar(grammar, self.understander.phrases))
 
     def understand(self, hearing, row):
-        """As the table takes it, with no question pending: words the voice input lets pass
-        (``table.voice.worth_hearing``), then ``table.session.as_heard`` (a move heard unsurely,
-        or for a player whose name sounds like another's, is confirmed first)."""
-        from voicegame.table.session import as_heard
-        from voicegame.table.voice import worth_hearing
-        from voicegame.understanding import Understanding
+        """As the table takes it, with no question pending (``table.voice.taken_at_table``: a move
+        heard unsurely, or for a player whose name sounds like another's, is confirmed first)."""
+        from voicegame.table.voice import taken_at_table
 
-        if not worth_hearing(hearing, self.understander):
-            return Understanding(text=hearing.text, intent="none")
-        return as_heard(self.understander, hearing, row["asker"], row["hand"], row["phase"])
+        return taken_at_table(self.understander, hearing, row["asker"], row["hand"], row["phase"])
 
     def understand_words(self, hearing, row):
         """The words alone, as if typed: what the understander makes of the transcript."""

@@ -75,6 +75,7 @@ def test_transcribe_gives_one_json_object_per_file_in_order(tmp_path):
     assert request["alternatives"][0]["text"] == request["transcript"] and request["decode_ms"] > 0
     assert (request["intent"], request["target"], request["card"]) == ("ask", "Ben", "bun:mrs")
     assert isinstance(request["candidates"], list) and isinstance(request["sure"], bool)
+    assert request["doubtful"] is False and request["stray"] is False
     assert chatter["intent"] == "none" or chatter["confirm"]  # never a move
 
 

@@ -24,7 +24,7 @@ from voicegame.engine import PROFILES, Game, IllegalAction, PositionError, RuleE
 from voicegame.engine.rules import parse_rule_value
 from voicegame.table.journal import Journal, JournalError, latest_journal, load_journal
 from voicegame.table.output import Lines
-from voicegame.table.session import TextTable, as_heard
+from voicegame.table.session import TextTable
 from voicegame.table.setup import answer_grammar, set_up
 from voicegame.understanding import GrammarError, Understander, Understanding, normalize
 from voicegame.understanding.words import similarity
@@ -480,6 +480,7 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
     from voicegame.speech.audio import WavSource
     from voicegame.speech.base import SpeechError
     from voicegame.speech.recognizers import make_recognizer
+    from voicegame.table.voice import taken_at_table  # as the table takes it, no question pending
     from voicegame.understanding import load_grammar, speech_grammar
 
     deck = load_deck(args.deck)
@@ -500,12 +501,12 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
         except SpeechError as exc:
             print(json.dumps({"file": path, "error": str(exc)}), flush=True)
             continue
-        result = as_heard(understander, hearing, args.asker, hand, args.phase)  # as the table would take it
+        result = taken_at_table(understander, hearing, args.asker, hand, args.phase)
         meaning = result.to_json()
         meaning["candidates"] = meaning.pop("alternatives")  # the requests it might have been
         row = {"file": path, "transcript": hearing.text,
                "alternatives": [{"text": a.text, "confidence": round(a.confidence, 3)} for a in hearing.alternatives],
-               "sure": hearing.sure, "decode_ms": round(hearing.decode_ms, 1), **meaning}
+               "sure": hearing.sure, "doubtful": hearing.doubtful, "stray": hearing.stray, "decode_ms": round(hearing.decode_ms, 1), **meaning}
         print(json.dumps(row, ensure_ascii=False) if args.json else f"{path}: {hearing.text!r} -> {_describe(result)}",
               flush=True)
     return 0

@@ -18,10 +18,11 @@ from voicegame.speech.audio import Gate, PushToTalk, Segmenter
 from voicegame.config import RATE_RANGE
 from voicegame.speech.base import Hearing, Recognizer, Speaker, SpeechError, Voice
 from voicegame.table.output import Output
-from voicegame.understanding import Understander, load_grammar, speech_grammar
+from voicegame.table.session import as_heard
+from voicegame.understanding import Understander, Understanding, load_grammar, speech_grammar
 from voicegame.understanding.grammar import answer_jsgf
 
-__all__ = ["VoiceIO", "worth_hearing"]
+__all__ = ["VoiceIO", "taken_at_table", "worth_hearing"]
 
 MIN_RATE, MAX_RATE = RATE_RANGE
 
@@ -37,6 +38,15 @@ def worth_hearing(hearing: Hearing, understander: Understander | None, answer: b
     if understander is None:
         return False
     return understander.understand(hearing.texts()).intent not in ("none", "ask", "ask_family")
+
+
+def taken_at_table(understander: Understander, hearing: Hearing, asker: str | None, hand: list[str] | None,
+                   phase: str) -> Understanding:
+    """What the table makes of ``hearing`` with no question pending: nothing if the voice input
+    lets it pass (``worth_hearing``), else ``as_heard``. For ``transcribe`` and the benchmark."""
+    if not worth_hearing(hearing, understander):
+        return Understanding(text=hearing.text, intent="none")
+    return as_heard(understander, hearing, asker, hand, phase)
 
 
 class VoiceIO(Output):
