@@ -313,8 +313,9 @@ class PocketSphinxRecognizer(Recognizer):
         self.last_reject = math.nan
         doubtful = stray = False
         if hyp is not None and hyp.hypstr:
-            margin = self.last_margin = self._margin(hyp.score)
-            self.last_word_margin = self._word_margin()
+            words = [s for s in self._grammar.seg() or () if not s.word.startswith(_NOT_SPEECH)]
+            margin = self.last_margin = self._margin(hyp.score, words)
+            self.last_word_margin = self._word_margin(words)
             confidence = 1.0 / (1.0 + math.exp(max(-50.0, min(50.0, (SURE_MARGIN - margin) / _MARGIN_SCALE))))
             alternatives = (Alternative(hyp.hypstr, round(confidence, 3)),)
             noisy = max(0.0, QUIET_SNR - self.last_snr) / 10 if not math.isnan(self.last_snr) else 0.0
@@ -368,16 +369,16 @@ class PocketSphinxRecognizer(Recognizer):
         self._grammar.process_raw(audio, False, False)
         self._loop.process_raw(audio, False, False)
 
-    def _margin(self, grammar_score: float) -> float:
-        """How much worse the grammar path scores than the free phone loop, per speech frame."""
+    def _margin(self, grammar_score: float, words: list) -> float:
+        """How much worse the grammar path scores than the free phone loop, per speech frame
+        (``words``: the grammar path's word segments, silence and fillers left out)."""
         loop = self._loop.hyp()
         if loop is None or grammar_score <= 0 or loop.score <= 0:
             return -math.inf
-        speech = sum(s.end_frame - s.start_frame + 1 for s in (self._grammar.seg() or ())
-                     if not s.word.startswith(_NOT_SPEECH))
+        speech = sum(s.end_frame - s.start_frame + 1 for s in words)
         return (self._logmath.log(grammar_score) - self._logmath.log(loop.score)) / max(speech, 10)
 
-    def _word_margin(self) -> float:
+    def _word_margin(self, words: list) -> float:
         """The worst margin of one name word after the first word: its grammar score less the
         phone loop's over the same frames, per frame (+inf when there is none). The first word
         is left out: the loop explains an utterance's onset better (a leading "Cara" scores
@@ -385,7 +386,6 @@ class PocketSphinxRecognizer(Recognizer):
         log = self._logmath.log
         phones = [(s.start_frame, s.end_frame, log(s.ascore) if s.ascore > 0 else -1e9)
                   for s in self._loop.seg() or ()]
-        words = [s for s in self._grammar.seg() or () if not s.word.startswith(_NOT_SPEECH)]
         worst = math.inf
         for word in words[1:]:
             if word.word.split("(")[0] not in self._names:
