@@ -506,7 +506,8 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
         meaning["candidates"] = meaning.pop("alternatives")  # the requests it might have been
         row = {"file": path, "transcript": hearing.text,
                "alternatives": [{"text": a.text, "confidence": round(a.confidence, 3)} for a in hearing.alternatives],
-               "sure": hearing.sure, "doubtful": hearing.doubtful, "stray": hearing.stray, "decode_ms": round(hearing.decode_ms, 1), **meaning}
+               "sure": hearing.sure, "doubtful": hearing.doubtful, "stray": hearing.stray,
+               "decode_ms": round(hearing.decode_ms, 1), **meaning}
         print(json.dumps(row, ensure_ascii=False) if args.json else f"{path}: {hearing.text!r} -> {_describe(result)}",
               flush=True)
     return 0

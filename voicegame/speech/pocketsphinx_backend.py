@@ -16,8 +16,8 @@ voice and espeak-ng voices, 16 kHz, the jaques deck and four players):
 * Rejection: a grammar always yields some in-grammar phrase. A free phone loop decodes the same
   audio alongside; how much worse the grammar path scores per speech frame tells chatter ("pass
   the juice please" decodes as "master dose please") from requests. Below ``REJECT_MARGIN`` (less
-  in noise, and per name word: round 4 below) the Hearing is ``doubtful``: the table takes it as a command at most, never as a request. (Short
-  commands score low however clearly said: the loop explains the silence around one word better
+  in noise, and per name word: round 4 below) the Hearing is ``doubtful``: the table takes it as
+  a command at most, never as a request. (Short commands score low however clearly said: the loop explains the silence around one word better
   than the grammar's silence model, and there are few speech frames to share that out: neural
   voice "help" -10.8, "status" -21.7, "no" -59.5, while table talk forced into requests scores
   -56..-18.) The threshold is tuned on the neural voice; espeak's robotic voices score far lower

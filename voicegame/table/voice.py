@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import queue
 from dataclasses import replace
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 
 from voicegame.speech.audio import Gate, PushToTalk, Segmenter
 from voicegame.config import RATE_RANGE
@@ -81,7 +81,7 @@ class VoiceIO(Output):
         if understander is not None:
             self.listen_for_game(understander)
 
-    def listen_for(self, words: list[str], grammar: str, names: list[str] = ()) -> None:
+    def listen_for(self, words: list[str], grammar: str, names: Sequence[str] = ()) -> None:
         """Recognize only these words, in the JSGF ``grammar``'s phrases, from the next utterance on."""
         if self.recognizer is not None:
             self.recognizer.set_grammar(words, grammar, names)
