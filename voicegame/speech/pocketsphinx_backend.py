@@ -14,15 +14,15 @@ voice and espeak-ng voices, 16 kHz, the jaques deck and four players):
   lifted espeak en-us from 13 to 21/40 and left the neural voice at 39/40; -50 dBFS cost the
   neural voice 1-6/40 and can make silence decode as a trailing player's name.
 * Rejection: a grammar always yields some in-grammar phrase. A free phone loop decodes the same
-  audio alongside; how much worse the grammar path scores per speech frame tells chatter ("pass
-  the juice please" decodes as "master dose please") from requests. Below ``REJECT_MARGIN`` (less
-  in noise, and per name word: round 4 below) the Hearing is ``doubtful``: the table takes it as
-  a command at most, never as a request. (Short commands score low however clearly said: the loop explains the silence around one word better
-  than the grammar's silence model, and there are few speech frames to share that out: neural
-  voice "help" -10.8, "status" -21.7, "no" -59.5, while table talk forced into requests scores
-  -56..-18.) The threshold is tuned on the neural voice; espeak's robotic voices score far lower
-  and are nearly all doubtful (``last_margin`` tells what a voice scores, to calibrate
-  ``reject_margin``).
+  audio alongside; how much worse the grammar path scores per speech frame tells chatter ("pass the
+  juice please" decodes as "master dose please") from requests. Below ``REJECT_MARGIN`` (less in
+  noise, and per name word: round 4 below) the Hearing is ``doubtful``: the table takes it as a
+  command at most, never as a request. (Short commands score low however clearly said: the loop
+  explains the silence around one word better than the grammar's silence model, and there are few
+  speech frames to share that out: neural voice "help" -10.8, "status" -21.7, "no" -59.5, while
+  table talk forced into requests scores -56..-18.) The threshold is tuned on the neural voice;
+  espeak's robotic voices score far lower and are nearly all doubtful (``last_margin`` tells what a
+  voice scores, to calibrate ``reject_margin``).
 * The cepstral mean adapts from utterance to utterance (PocketSphinx's live CMN): the first
   utterance from a new voice or microphone is the least reliable.
 
