@@ -262,3 +262,57 @@ def test_the_rejection_threshold_follows_the_noise(game, voices):
     assert r.last_snr > QUIET_SNR and r.last_reject == REJECT_MARGIN
     r.hear(mix_noise(pcm, 10, "white", seed=1))
     assert r.last_snr < QUIET_SNR - 10 and r.last_reject < REJECT_MARGIN - 2
+
+
+
+def _in_a_noisy_room(game, voices):
+    """A recognizer that has heard three requests at 10 dB white noise, as at a noisy table: its
+    cepstral mean and its denoiser's noise estimate have settled."""
+    from voicegame.speech.render import mix_noise
+
+    r = _recognizer(game)
+    for seed, text in enumerate(("Ben, is Mrs. Bun at home?", "Alice, may I have Master Bones?",
+                                 "Is Mrs. Dip at home, Dan?"), 7):
+        r.hear(mix_noise(voices.render(text), 10, "white", seed=seed))
+    return r
+
+
+def test_in_noise_the_denoised_decoding_is_heard_when_the_raw_one_fails(game, voices):
+    """At 10 dB white noise the raw audio decodes as "flip three", the denoised audio as the
+    request: the two disagree, and the denoised words fit the audio, so they are heard. Not
+    surely, though (the two did not agree): the table confirms first."""
+    from voicegame.speech.render import mix_noise
+
+    r = _in_a_noisy_room(game, voices)
+    hearing = r.hear(mix_noise(voices.render("Is Mister Grits at home, Cara?"), 10, "white", seed=1))
+    assert r.last_denoised and not r.last_agreed
+    result = game[3].understand(hearing.texts(), asker="Alice")
+    assert (result.intent, result.target, result.card) == ("ask", "Cara", "grits:mr"), hearing.texts()
+    assert not hearing.doubtful and not hearing.sure
+
+
+def test_decodings_that_agree_in_noise_are_trusted_further(game, voices):
+    """Both decodings hear the same names: the rejection threshold drops further with the noise,
+    and a request that fits the audio too poorly to be heard on one decoding's word is heard."""
+    from voicegame.speech.pocketsphinx_backend import AGREED_SLOPE, NOISE_SLOPE, QUIET_SNR, REJECT_MARGIN
+    from voicegame.speech.render import mix_noise
+
+    r = _in_a_noisy_room(game, voices)
+    hearing = r.hear(mix_noise(voices.render("Ask Cara for Master Chip."), 10, "white", seed=2))
+    assert r.last_agreed and not r.last_denoised and not hearing.doubtful
+    noisy = (QUIET_SNR - r.last_snr) / 10
+    assert r.last_reject == pytest.approx(REJECT_MARGIN - AGREED_SLOPE * noisy)
+    assert r.last_margin < REJECT_MARGIN - NOISE_SLOPE * noisy, "one decoding alone would have doubted it"
+    result = game[3].understand(hearing.texts(), asker="Alice")
+    assert (result.intent, result.target, result.card) == ("ask", "Cara", "chip:master"), hearing.texts()
+
+
+def test_the_denoised_decoding_waits_until_the_denoiser_knows_the_room(game, voices):
+    """The first noisy utterance after quiet ones: the denoiser's noise estimate moves in the
+    middle of it, so its decoding is not used, neither to agree nor to replace the raw one."""
+    from voicegame.speech.render import mix_noise
+
+    r = _recognizer(game)
+    r.hear(voices.render("Ben, is Mrs. Bun at home?"))
+    r.hear(mix_noise(voices.render("Is Mister Grits at home, Cara?"), 10, "white", seed=1))
+    assert r._denoiser.drift_db > 3 and not r.last_agreed and not r.last_denoised

@@ -15,6 +15,8 @@ exactly as many samples as input; ``finish`` returns the last ``latency`` sample
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 __all__ = ["Denoiser"]
@@ -46,6 +48,9 @@ class Denoiser:
         self._history = np.zeros((max(1, round(memory * rate / self.hop)), frame // 2 + 1))
         self._filled = 0  # rows of history in use
         self._row = 0
+        # How far the noise estimate moved during the last finished utterance (dB of its mean
+        # power; inf when it started from nothing): large when the room's noise changed mid-way.
+        self.drift_db = math.inf
         self.forget()
 
     def forget(self) -> None:
@@ -64,6 +69,7 @@ class Denoiser:
         self._pushed = 0
         self._emitted = 0
         self._prev_clean: np.ndarray | None = None  # |S|^2 of the previous frame
+        self._start_noise = float(self.noise.mean()) if self.noise is not None else 0.0
 
     def push(self, samples: np.ndarray) -> np.ndarray:
         """Denoise ``samples``; returns what is ready (``latency`` samples behind the input)."""
@@ -78,6 +84,10 @@ class Denoiser:
         while self._emitted < self._pushed:
             self._in = np.concatenate([self._in, np.zeros(self.hop)])
             pieces.append(self._run(limit=self._pushed - self._emitted))
+        end = float(self.noise.mean()) if self.noise is not None else 0.0
+        start = self._start_noise
+        self.drift_db = 0.0 if max(start, end) <= _EPS else math.inf if min(start, end) <= _EPS \
+            else abs(10 * math.log10(end / start))
         self.cancel()
         return np.concatenate(pieces) if pieces else np.zeros(0)
 

@@ -105,6 +105,7 @@ import os
 import re
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -117,13 +118,15 @@ __all__ = ["COMMAND_REJECT", "PocketSphinxRecognizer", "REJECT_MARGIN", "SURE_MA
 
 BEAMS = {"beam": 1e-60, "pbeam": 1e-60, "wbeam": 1e-40}
 NOISE_FLOOR_DB = -60.0
-DENOISE: dict | None = None  # Denoiser settings, or None for no noise suppression
 _SILENT_PEAK = 2  # a 10 ms block whose samples stay within +-2 is digital silence, not a microphone
 _BLOCK = 160  # samples: 10 ms, one feature frame
 # Grammar-minus-phone-loop score per speech frame (log base 1.0001); see the module docstring.
 REJECT_MARGIN = -16.0  # below it (in quiet) a Hearing is doubtful
 QUIET_SNR = 30.0  # dB between loud and quiet 10 ms frames of an utterance; below it the audio is noisy
 NOISE_SLOPE = 2.5  # the rejection threshold drops this much per 10 dB of SNR under QUIET_SNR
+AGREED_SLOPE = 8.0  # ... or this much when the raw and the denoised decodings agree
+AGREED_WORD_SLOPE = 6.0  # and WORD_REJECT this much (it stays put when they do not agree)
+STEADY_DB = 3.0  # the denoiser's noise estimate moved less than this in the utterance: it has learnt the room
 WORD_REJECT = -40.0  # a name word whose own margin is below this makes the Hearing doubtful
 COMMAND_REJECT = -40.0  # below it (in quiet) a Hearing is stray: not even a command
 SURE_MARGIN = -4.0  # at or above it a Hearing is ``sure`` (requests are played without confirming)
@@ -173,9 +176,94 @@ def factor_jsgf(jsgf: str) -> str:
     return "\n".join(out) + "\n"
 
 
+class _Decoding:
+    """One audio stream decoded twice: by the game's grammar, and by a free phone loop whose score
+    tells how well the grammar's words fit (see the module docstring)."""
+
+    def __init__(self, pocketsphinx, model: str, common: dict) -> None:
+        self.grammar = pocketsphinx.Decoder(lm=None, dict=os.path.join(model, "en-us", "cmudict-en-us.dict"),
+                                            **common)
+        # lw 2: the phone bigram only lightly constrains the loop (measured: any lw 0.5-4 works alike).
+        self.loop = pocketsphinx.Decoder(lm=None, allphone=os.path.join(model, "en-us", "en-us-phone.lm.bin"),
+                                         lw=2.0, **common)
+        self.log = self.grammar.get_logmath().log
+
+    def start(self) -> None:
+        self.grammar.start_utt()
+        self.loop.start_utt()
+        # Seeded per utterance: the same audio gets the same noise floor, whatever the chunking.
+        self._rng = np.random.default_rng(0)
+
+    def process(self, samples: np.ndarray) -> None:
+        """Decode ``samples``, with a faint noise floor where they are digital silence."""
+        if not len(samples):
+            return
+        whole = len(samples) - len(samples) % _BLOCK
+        blocks = samples[:whole].reshape(-1, _BLOCK)
+        silent = np.abs(blocks.astype(np.int32)).max(axis=1) <= _SILENT_PEAK
+        if silent.any():
+            blocks = blocks.copy()
+            amplitude = 32768.0 * 10 ** (NOISE_FLOOR_DB / 20)
+            noise = self._rng.normal(0.0, amplitude, (int(silent.sum()), _BLOCK))
+            blocks[silent] = np.clip(blocks[silent] + np.round(noise), -32768, 32767).astype("<i2")
+        audio = blocks.tobytes() + samples[whole:].tobytes()
+        self.grammar.process_raw(audio, False, False)
+        self.loop.process_raw(audio, False, False)
+
+    def end(self) -> None:
+        self.grammar.end_utt()
+        self.loop.end_utt()
+
+    def result(self, names: frozenset[str]) -> _Decoded | None:
+        """The grammar's words with their margins, once the utterance has ended (None: no words)."""
+        hyp = self.grammar.hyp()
+        if hyp is None or not hyp.hypstr:
+            return None
+        words = [s for s in self.grammar.seg() or () if not s.word.startswith(_NOT_SPEECH)]
+        said = tuple(w for w in (s.word.split("(")[0] for s in words) if w in names)
+        return _Decoded(hyp.hypstr, self._margin(hyp.score, words), self._word_margin(words, names),
+                        said or (hyp.hypstr,))
+
+    def _margin(self, grammar_score: float, words: list) -> float:
+        """How much worse the grammar path scores than the free phone loop, per speech frame
+        (``words``: the grammar path's word segments, silence and fillers left out)."""
+        loop = self.loop.hyp()
+        if loop is None or grammar_score <= 0 or loop.score <= 0:
+            return -math.inf
+        speech = sum(s.end_frame - s.start_frame + 1 for s in words)
+        return (self.log(grammar_score) - self.log(loop.score)) / max(speech, 10)
+
+    def _word_margin(self, words: list, names: frozenset[str]) -> float:
+        """The worst margin of one name word after the first word: its grammar score less the
+        phone loop's over the same frames, per frame (+inf when there is none). The first word
+        is left out: the loop explains an utterance's onset better (a leading "Cara" scores
+        -36..-52 in right requests, a final one about -3)."""
+        phones = [(s.start_frame, s.end_frame, self.log(s.ascore) if s.ascore > 0 else -1e9)
+                  for s in self.loop.seg() or ()]
+        worst = math.inf
+        for word in words[1:]:
+            if word.word.split("(")[0] not in names:
+                continue
+            a, b = word.start_frame, word.end_frame
+            loop = sum(score * (min(e, b) - max(s, a) + 1) / (e - s + 1) for s, e, score in phones
+                       if min(e, b) >= max(s, a))
+            own = self.log(word.ascore) if word.ascore > 0 else -1e9
+            worst = min(worst, (own - loop) / (b - a + 1))
+        return worst
+
+
+@dataclass(frozen=True)
+class _Decoded:
+    text: str
+    margin: float  # the whole phrase against the phone loop, per speech frame
+    word_margin: float  # the worst name word after the first, per frame
+    key: tuple[str, ...]  # what two decodings must share to agree: the name words, else the text
+
+
 class PocketSphinxRecognizer(Recognizer):
-    """Streaming grammar recognition (PocketSphinx 5, its bundled en-us model) with a phone-loop
-    decoder alongside for confidence. Roughly 70 MiB per decoder; ~0.1 s to load."""
+    """Streaming grammar recognition (PocketSphinx 5, its bundled en-us model), of the audio as it
+    comes and of the same audio denoised, each with a phone-loop decoder alongside for confidence.
+    Roughly 70 MiB per decoder; ~0.1 s to load."""
 
     name = "pocketsphinx"
 
@@ -189,20 +277,18 @@ class PocketSphinxRecognizer(Recognizer):
         model = pocketsphinx.get_model_path()
         common = dict(BEAMS, hmm=os.path.join(model, "en-us", "en-us"), bestpath=False, loglevel="FATAL")
         try:
-            self._grammar = pocketsphinx.Decoder(lm=None, dict=os.path.join(model, "en-us", "cmudict-en-us.dict"),
-                                                 **common)
-            # lw 2: the phone bigram only lightly constrains the loop (measured: any lw 0.5-4 works alike).
-            self._loop = pocketsphinx.Decoder(lm=None, allphone=os.path.join(model, "en-us", "en-us-phone.lm.bin"),
-                                              lw=2.0, **common)
+            self._raw = _Decoding(pocketsphinx, model, common)
+            self._denoised = _Decoding(pocketsphinx, model, common)
         except (RuntimeError, ValueError) as exc:
             raise SpeechError(f"PocketSphinx could not load its English model ({exc}). "
                               "Reinstall it with: pip install --force-reinstall pocketsphinx") from None
-        self._logmath = self._grammar.get_logmath()
         self.reject_margin = reject_margin
         # Of the last finished utterance, to calibrate the thresholds for a voice or a room: the
-        # margin, the worst name word's margin, the SNR estimate and the rejection threshold it gave.
+        # margin, the worst name word's margin, the SNR estimate, the rejection threshold it gave,
+        # and whether the decodings of the raw and the denoised audio agreed.
         self.last_margin = self.last_word_margin = -math.inf
         self.last_snr = self.last_reject = math.nan
+        self.last_agreed = self.last_denoised = False  # ... and whether the words are the denoised decoding's
         self._names: frozenset[str] = frozenset()
         self._energy: list[np.ndarray] = []  # dB of each 10 ms block of the utterance
         self.added: dict[str, str] = {}  # words given a pronunciation here -> phones
@@ -211,16 +297,16 @@ class PocketSphinxRecognizer(Recognizer):
         self._pending = b""
         self._last_partial = ""
         self._ms = 0.0
-        self._rng = np.random.default_rng(0)
-        self._denoiser = Denoiser(**DENOISE) if DENOISE is not None else None
+        self._denoiser = Denoiser()
         self._post = np.zeros(0, "<i2")  # denoised samples short of a whole 10 ms block
 
     # ------------------------------------------------------------ grammar
 
     def missing_words(self, words: list[str]) -> list[str]:
         """Words neither in the dictionary nor given a pronunciation by ``pronounce``."""
-        unknown = [w for w in dict.fromkeys(words) if self._grammar.lookup_word(w) is None]
-        found = pronounce_all(unknown, self._grammar.lookup_word)
+        lookup = self._raw.grammar.lookup_word
+        unknown = [w for w in dict.fromkeys(words) if lookup(w) is None]
+        found = pronounce_all(unknown, lookup)
         return [w for w in unknown if w not in found]
 
     def set_grammar(self, words: list[str], jsgf: str, names: Sequence[str] = ()) -> None:
@@ -229,41 +315,41 @@ class PocketSphinxRecognizer(Recognizer):
         self.reset()
         self._names = frozenset(names)
         vocabulary = sorted(set(words) | jsgf_words(jsgf))
-        unknown = [w for w in vocabulary if self._grammar.lookup_word(w) is None]
-        for word, phones in pronounce_all(unknown, self._grammar.lookup_word).items():
-            try:
-                self._grammar.add_word(word, phones, False)
-                self.added[word] = phones
-            except RuntimeError:
-                pass  # already there: PocketSphinx refuses to add a word twice
-        still = [w for w in unknown if self._grammar.lookup_word(w) is None]
+        lookup = self._raw.grammar.lookup_word
+        unknown = [w for w in vocabulary if lookup(w) is None]
+        self.added.update(pronounce_all(unknown, lookup))
         for word in vocabulary:
-            self._add_variant(word)
-        try:
-            self._grammar.add_jsgf_string("game", factor_jsgf(jsgf))
-        except ValueError:
-            detail = f" These words have no pronunciation: {', '.join(still)}." if still else ""
-            raise SpeechError(f"The speech grammar could not be loaded.{detail} "
-                              "Speech is off; type your requests instead.") from None
-        self._grammar.activate_search("game")
+            variant = self._variant(word)
+            if variant:
+                self.added[variant[0]] = variant[1]
+        still = [w for w in unknown if w not in self.added]
+        for decoding in (self._raw, self._denoised):
+            for word, phones in self.added.items():
+                if decoding.grammar.lookup_word(word) is None:
+                    decoding.grammar.add_word(word, phones, False)
+            try:
+                decoding.grammar.add_jsgf_string("game", factor_jsgf(jsgf))
+            except ValueError:
+                detail = f" These words have no pronunciation: {', '.join(still)}." if still else ""
+                raise SpeechError(f"The speech grammar could not be loaded.{detail} "
+                                  "Speech is off; type your requests instead.") from None
+            decoding.grammar.activate_search("game")
         self._has_grammar = True
 
-    def _add_variant(self, word: str) -> None:
-        """Give ``word`` its ``nasal_variant`` as an alternative pronunciation ("ben(2)"), once."""
-        phones = self._grammar.lookup_word(word)
+    def _variant(self, word: str) -> tuple[str, str] | None:
+        """``word``'s ``nasal_variant`` as an alternative pronunciation ("ben(2)", phones), unless
+        it has none or already has it."""
+        lookup = self._raw.grammar.lookup_word
+        phones = self.added.get(word) or lookup(word)
         variant = phones and nasal_variant(phones)
         if not variant:
-            return
+            return None
         n = 2
-        while (have := self._grammar.lookup_word(f"{word}({n})")) is not None:
+        while (have := self.added.get(f"{word}({n})") or lookup(f"{word}({n})")) is not None:
             if have == variant:
-                return
+                return None
             n += 1
-        try:
-            self._grammar.add_word(f"{word}({n})", variant, False)
-            self.added[f"{word}({n})"] = variant
-        except RuntimeError:
-            pass
+        return f"{word}({n})", variant
 
     # ------------------------------------------------------------ audio
 
@@ -271,11 +357,9 @@ class PocketSphinxRecognizer(Recognizer):
         if not self._has_grammar:
             raise SpeechError("The recognizer has no grammar yet (set_grammar comes first).")
         self.reset()
-        self._grammar.start_utt()
-        self._loop.start_utt()
+        self._raw.start()
+        self._denoised.start()
         self._in_utt = True
-        # Seeded per utterance: the same audio gets the same noise, whatever the chunking.
-        self._rng = np.random.default_rng(0)
 
     def feed(self, pcm: bytes) -> Hearing | None:
         """Decode whole 10 ms blocks as they arrive; a partial Hearing when the best path changed."""
@@ -287,7 +371,7 @@ class PocketSphinxRecognizer(Recognizer):
         self._pending = data[usable:]
         if usable:
             self._process(data[:usable])
-        hyp = self._grammar.hyp()
+        hyp = self._raw.grammar.hyp()
         text = hyp.hypstr if hyp is not None else ""
         self._ms += (time.perf_counter() - t0) * 1000
         if text and text != self._last_partial:
@@ -301,98 +385,75 @@ class PocketSphinxRecognizer(Recognizer):
         t0 = time.perf_counter()
         self._process(self._pending, final=True)
         self._pending = b""
-        self._grammar.end_utt()
-        self._loop.end_utt()
+        self._raw.end()
+        self._denoised.end()
         self._in_utt = False
-        alternatives: tuple[Alternative, ...] = ()
-        hyp = self._grammar.hyp()
-        self.last_margin = self.last_word_margin = -math.inf
         energy = np.concatenate(self._energy) if self._energy else np.zeros(0)
         self._energy = []
         self.last_snr = float(np.percentile(energy, 90) - np.percentile(energy, 10)) if len(energy) else math.nan
-        self.last_reject = math.nan
-        doubtful = stray = False
-        if hyp is not None and hyp.hypstr:
-            words = [s for s in self._grammar.seg() or () if not s.word.startswith(_NOT_SPEECH)]
-            margin = self.last_margin = self._margin(hyp.score, words)
-            self.last_word_margin = self._word_margin(words)
-            confidence = 1.0 / (1.0 + math.exp(max(-50.0, min(50.0, (SURE_MARGIN - margin) / _MARGIN_SCALE))))
-            alternatives = (Alternative(hyp.hypstr, round(confidence, 3)),)
-            noisy = max(0.0, QUIET_SNR - self.last_snr) / 10 if not math.isnan(self.last_snr) else 0.0
-            base = REJECT_MARGIN if self.reject_margin is None else self.reject_margin
-            self.last_reject = base - NOISE_SLOPE * noisy
-            doubtful = self.reject_margin is not None and (margin < self.last_reject
-                                                           or self.last_word_margin < WORD_REJECT)
-            stray = self.reject_margin is not None and margin < COMMAND_REJECT - NOISE_SLOPE * noisy
+        noisy = max(0.0, QUIET_SNR - self.last_snr) / 10 if not math.isnan(self.last_snr) else 0.0
+        # While the denoiser is still learning the room's noise, its output changes mid-utterance:
+        # then the raw decoding is heard alone, as it was before the denoised one was added.
+        steady = self._denoiser.drift_db <= STEADY_DB
+        raw, denoised = self._raw.result(self._names), self._denoised.result(self._names) if steady else None
+        self.last_agreed = agreed = raw is not None and denoised is not None and raw.key == denoised.key
+        base = REJECT_MARGIN if self.reject_margin is None else self.reject_margin
+        slope, word_slope = (AGREED_SLOPE, AGREED_WORD_SLOPE) if agreed else (NOISE_SLOPE, 0.0)
+        self.last_reject = base - slope * noisy
+
+        def fits(heard: _Decoded | None) -> bool:
+            return heard is not None and heard.margin >= self.last_reject \
+                and heard.word_margin >= WORD_REJECT - word_slope * noisy
+
+        heard = raw
+        doubtful = not fits(raw)
+        if noisy and steady and not agreed:  # in noise, the two disagree: the denoised words if they fit
+            heard, doubtful = (denoised, False) if fits(denoised) else (raw or denoised, True)
+        doubtful = doubtful and self.reject_margin is not None
+        self.last_denoised = heard is denoised and heard is not None and not agreed
+        self.last_margin = heard.margin if heard else -math.inf
+        self.last_word_margin = heard.word_margin if heard else -math.inf
+        alternatives: tuple[Alternative, ...] = ()
+        stray = False
+        if heard is not None:
+            confidence = 1.0 / (1.0 + math.exp(max(-50.0, min(50.0, (SURE_MARGIN - heard.margin) / _MARGIN_SCALE))))
+            alternatives = (Alternative(heard.text, round(confidence, 3)),)
+            stray = self.reject_margin is not None and heard.margin < COMMAND_REJECT - NOISE_SLOPE * noisy
         self._ms += (time.perf_counter() - t0) * 1000
         return Hearing(alternatives, decode_ms=round(self._ms, 1), final=True,
-                       sure=self.last_margin >= SURE_MARGIN and not doubtful, doubtful=doubtful or stray, stray=stray)
+                       sure=(agreed or not steady) and self.last_margin >= SURE_MARGIN and not doubtful,
+                       doubtful=doubtful or stray, stray=stray)
 
     def reset(self) -> None:
         if self._in_utt:
-            self._grammar.end_utt()
-            self._loop.end_utt()
+            self._raw.end()
+            self._denoised.end()
         self._in_utt = False
         self._pending = b""
         self._post = np.zeros(0, "<i2")
         self._energy = []
-        if self._denoiser is not None:
-            self._denoiser.cancel()
+        self._denoiser.cancel()
         self._last_partial = ""
         self._ms = 0.0
 
     # ------------------------------------------------------------ inner
 
     def _process(self, pcm: bytes, final: bool = False) -> None:
+        """Feed the raw audio to one decoding, and the denoised audio to the other."""
         samples = np.frombuffer(pcm, "<i2")
-        if self._denoiser is not None:
-            clean = self._denoiser.push(samples)
-            if final:
-                clean = np.concatenate([clean, self._denoiser.finish()])
-            clean = np.clip(np.rint(clean), -32768, 32767).astype("<i2")
-            samples = np.concatenate([self._post, clean])
-            keep = 0 if final else len(samples) % _BLOCK
-            self._post = samples[len(samples) - keep:]
-            samples = samples[: len(samples) - keep]
-        if not len(samples):
-            return
+        if len(samples):
+            self._energy.append(self._block_energy(samples))
+        self._raw.process(samples)
+        clean = self._denoiser.push(samples)
+        if final:
+            clean = np.concatenate([clean, self._denoiser.finish()])
+        clean = np.concatenate([self._post, np.clip(np.rint(clean), -32768, 32767).astype("<i2")])
+        keep = 0 if final else len(clean) % _BLOCK
+        self._post = clean[len(clean) - keep:]
+        self._denoised.process(clean[: len(clean) - keep])
+
+    @staticmethod
+    def _block_energy(samples: np.ndarray) -> np.ndarray:
+        """dB of each whole 10 ms block (the SNR estimate is taken from the audio as it came)."""
         whole = len(samples) - len(samples) % _BLOCK
-        blocks = samples[:whole].reshape(-1, _BLOCK)
-        self._energy.append(10 * np.log10(np.mean(blocks.astype(np.float64) ** 2, axis=1) + 1.0))
-        silent = np.abs(blocks.astype(np.int32)).max(axis=1) <= _SILENT_PEAK
-        if silent.any():
-            blocks = blocks.copy()
-            amplitude = 32768.0 * 10 ** (NOISE_FLOOR_DB / 20)
-            noise = self._rng.normal(0.0, amplitude, (int(silent.sum()), _BLOCK))
-            blocks[silent] = np.clip(blocks[silent] + np.round(noise), -32768, 32767).astype("<i2")
-        audio = blocks.tobytes() + samples[whole:].tobytes()
-        self._grammar.process_raw(audio, False, False)
-        self._loop.process_raw(audio, False, False)
-
-    def _margin(self, grammar_score: float, words: list) -> float:
-        """How much worse the grammar path scores than the free phone loop, per speech frame
-        (``words``: the grammar path's word segments, silence and fillers left out)."""
-        loop = self._loop.hyp()
-        if loop is None or grammar_score <= 0 or loop.score <= 0:
-            return -math.inf
-        speech = sum(s.end_frame - s.start_frame + 1 for s in words)
-        return (self._logmath.log(grammar_score) - self._logmath.log(loop.score)) / max(speech, 10)
-
-    def _word_margin(self, words: list) -> float:
-        """The worst margin of one name word after the first word: its grammar score less the
-        phone loop's over the same frames, per frame (+inf when there is none). The first word
-        is left out: the loop explains an utterance's onset better (a leading "Cara" scores
-        -36..-52 in right requests, a final one about -3)."""
-        log = self._logmath.log
-        phones = [(s.start_frame, s.end_frame, log(s.ascore) if s.ascore > 0 else -1e9)
-                  for s in self._loop.seg() or ()]
-        worst = math.inf
-        for word in words[1:]:
-            if word.word.split("(")[0] not in self._names:
-                continue
-            a, b = word.start_frame, word.end_frame
-            loop = sum(score * (min(e, b) - max(s, a) + 1) / (e - s + 1) for s, e, score in phones
-                       if min(e, b) >= max(s, a))
-            own = log(word.ascore) if word.ascore > 0 else -1e9
-            worst = min(worst, (own - loop) / (b - a + 1))
-        return worst
+        return 10 * np.log10(np.mean(samples[:whole].reshape(-1, _BLOCK).astype(np.float64) ** 2, axis=1) + 1.0)
