@@ -35,9 +35,11 @@ def as_heard(understander: Understander, said: str | Hearing, asker: str | None,
     Heard words are doubted more: a request is confirmed first when the recognizer was not sure of
     its words, or when it names a player whose name sounds like another's (a recognizer takes
     "Ben" for "Dan" with full confidence), and not taken at all from words it doubts (a command
-    is): a wrong move is the worst thing this program can do."""
+    is): a wrong move is the worst thing this program can do. The hand ranks what was heard
+    (legal requests first among sound-alikes: "Meneer Botten" heard may be "Meneer Potten"),
+    never what was typed: a typed card held is that card, and the rules then say why not."""
     if isinstance(said, str):
-        return understander.understand(said, asker=asker, hand=hand, phase=phase)
+        return understander.understand(said, asker=asker, phase=phase)
     heard = understander.understand(said.texts(), asker=asker, hand=hand, phase=phase)
     if said.doubtful and heard.intent in ("ask", "ask_family"):  # words forced out of table talk, maybe
         return Understanding(text=heard.text, intent="none", reason=None)
