@@ -75,6 +75,9 @@ class Grammar:
     requests: dict[str, tuple[tuple[str, ...], ...]]  # intent -> expanded templates
     commands: dict[str, tuple[tuple[str, ...], ...]]
     source: dict  # the raw templates, for JSGF
+    # The word after {family} that lets one member's short name stand for the family: "and" in
+    # "Mr. Bun and family" (seed 003 rule 8). A recognizer's grammar must allow both there.
+    by_member: str = ""
 
     def template_words(self) -> set[str]:
         words = set(self.fillers)
@@ -116,6 +119,7 @@ def load_grammar(lang: str = "en") -> Grammar:
         requests=group(data["requests"]),
         commands=group(data["commands"]),
         source=data,
+        by_member=" ".join(normalize(data.get("by_member", ""))),
     )
 
 
@@ -185,7 +189,7 @@ def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True) -
     def rule_for(seq: tuple[str, ...]) -> str:
         parts = []
         for i, w in enumerate(seq):
-            if w == "{family}" and seq[i + 1: i + 2] in (("and",), ("en",)):  # "Mr. Bun and family"
+            if w == "{family}" and grammar.by_member and seq[i + 1: i + 2] == (grammar.by_member,):
                 parts.append("<head>")
             else:
                 parts.append({"{player}": "<player>", "{card}": "<card>", "{family}": "<family>"}.get(w, spoken(w)))
