@@ -47,3 +47,17 @@ def test_digital_silence_stays_silent_and_the_estimate_survives_utterances():
     assert d.noise is not None and d.noise.mean() > 0
     d.forget()
     assert d.noise is None
+
+
+def test_drift_tells_a_settled_room_from_a_new_noise():
+    rng = np.random.default_rng(6)
+    d = Denoiser()
+    _run(d, np.zeros(8000), 800)
+    drifts = []
+    for _ in range(5):
+        _run(d, rng.normal(0, 300, 16000), 800)
+        drifts.append(d.drift_db)
+    # The silence leaves the estimate's memory during the second second of noise: it jumps there.
+    assert drifts[1] == float("inf") and max(drifts[2:]) < 1.0
+    _run(d, rng.normal(0, 3000, 32000), 800)  # 20 dB louder, longer than the memory
+    assert d.drift_db > 10
