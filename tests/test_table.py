@@ -423,3 +423,23 @@ def test_a_second_no_asks_for_the_request_again():
     table.handle("Alice", "no")
     assert out.lines()[-1] == "All right. Say your request again."
     assert game.actions == [] and table.pending is None
+
+
+def test_say_yes_or_no_is_dropped_once_a_player_has_answered_twice():
+    """Requests to a sound-alike name are asked about every time: the hint goes after two answers
+    (per player), and comes back with more detail."""
+    game = _four_with_alice_to_move()
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random", "Dan": "random"})
+    questions = []
+    for _ in range(3):
+        ask = next(a for a in game.observation("Alice").legal_actions() if isinstance(a, Ask) and a.target == "Ben")
+        card = game.deck.card(ask.card).name("en", "short")
+        table.handle("Alice", Hearing((Alternative(f"ben is {card.lower()} at home please", 0.95),), sure=True))
+        questions.append(out.lines()[-1])
+        table.handle("Alice", "no")
+        table.handle("Alice", "no")
+    assert [q.endswith("? Say yes or no.") for q in questions] == [True, False, False]
+    assert questions[2].startswith("Did you ask Ben for ")
+    table.handle("Alice", "more detail")
+    table.handle("Alice", Hearing((Alternative(f"ben is {card.lower()} at home please", 0.95),), sure=True))
+    assert out.lines()[-1].endswith("? Say yes or no.")

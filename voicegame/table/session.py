@@ -7,6 +7,7 @@ everyone, private ones (a hand, help, "you drew") for one seat. Lines are only e
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Callable, Protocol
 
@@ -95,6 +96,7 @@ class TextTable:
         self._you = lang == "en" and "You" in self.humans  # see narration.you_form
         self.understander = Understander(game.deck, game.players, lang=lang)
         self.pending: _Pending | None = None
+        self._yes_no_answers: Counter[str] = Counter()  # per player: after two, the question goes without its hint
         self.paused = False
         self.human_marks = self._human_marks()  # len(game.actions) before each human action, for undo
         self.said: list[tuple[str | None, str]] = []  # (private seat or None, line) since the last input
@@ -139,6 +141,14 @@ class TextTable:
 
     def p(self, key: str, **fields) -> str:
         return self.narrator.prompt(key, **fields)
+
+    def _ask_yes_no(self, player: str, key: str, **fields) -> None:
+        """Ask a yes-or-no question; "Say yes or no." only until ``player`` has answered two (or
+        when more detail is on): a request to a sound-alike name is asked about every time."""
+        line = self.p(key, **fields)
+        if self.narrator.verbose or self._yes_no_answers[player] < 2:
+            line += " " + self.p("yes_no_hint")
+        self.say(line)
 
     def narrate(self, events: list[dict]) -> None:
         """Public events in words; a computer player's own words in its own voice."""
@@ -230,7 +240,7 @@ class TextTable:
             if sure:
                 return False
             self.pending = _Pending("quit")
-            self.say(self.p("confirm_quit"))
+            self._ask_yes_no(player, "confirm_quit")
             return True
         if kind in ("ask", "ask_family"):
             return self._request(player, heard)
@@ -294,7 +304,7 @@ class TextTable:
             return True
         if heard.confirm and self._legal(player, target, heard):
             self.pending = _Pending("confirm", replace(heard, target=target), (target,))
-            self.say(self.p("confirm_ask", target=target, what=self._what(heard)))
+            self._ask_yes_no(player, "confirm_ask", target=target, what=self._what(heard))
             return True
         return self._act(player, Ask(target, card=heard.card, family=heard.family, polite=heard.polite))
 
@@ -315,6 +325,8 @@ class TextTable:
                 unsure = doubts_target(self.understander, said, named[0])
                 return self._request(player, replace(pending.request, target=named[0], confirm=unsure))
             return None
+        if heard.intent in ("yes", "no"):
+            self._yes_no_answers[player] += 1
         if heard.intent == "yes":
             if pending.kind == "quit":
                 return False
@@ -326,7 +338,7 @@ class TextTable:
         if heard.intent == "no" and pending.kind == "confirm" and (other := self._sound_alike(player, pending)):
             # "Did you ask Dan ...?" "No." A recognizer that swaps Ben and Dan most likely heard the other one.
             self.pending = _Pending("confirm", replace(pending.request, target=other), pending.offered + (other,))
-            self.say(self.p("confirm_other", target=other, what=self._what(pending.request)))
+            self._ask_yes_no(player, "confirm_other", target=other, what=self._what(pending.request))
             return True
         if heard.intent in ("no", "cancel"):
             self.say(self.p({"undo": "not_undone", "quit": "play_on"}.get(pending.kind, "say_again")))
@@ -397,7 +409,7 @@ class TextTable:
         else:
             what = self.p("undo_move", player=by)
         self.pending = _Pending("undo")
-        self.say(self.p("confirm_undo", what=what))
+        self._ask_yes_no(player, "confirm_undo", what=what)
 
     def _undo(self) -> None:
         g = self.game
