@@ -49,7 +49,8 @@ class Denoiser:
         self._filled = 0  # rows of history in use
         self._row = 0
         # How far the noise estimate moved during the last finished utterance (dB of its mean
-        # power; inf when it started from nothing): large when the room's noise changed mid-way.
+        # power): large when the room's noise changed mid-way; inf when there was no estimate at
+        # its start or end (digital silence so far: the output was then the input, unchanged).
         self.drift_db = math.inf
         self.forget()
 
@@ -86,8 +87,7 @@ class Denoiser:
             pieces.append(self._run(limit=self._pushed - self._emitted))
         end = float(self.noise.mean()) if self.noise is not None else 0.0
         start = self._start_noise
-        self.drift_db = 0.0 if max(start, end) <= _EPS else math.inf if min(start, end) <= _EPS \
-            else abs(10 * math.log10(end / start))
+        self.drift_db = math.inf if min(start, end) <= _EPS else abs(10 * math.log10(end / start))
         self.cancel()
         return np.concatenate(pieces) if pieces else np.zeros(0)
 
