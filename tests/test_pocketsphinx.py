@@ -352,3 +352,19 @@ def test_grammars_loaded_one_after_another_give_both_decoders_the_same_words(gam
         assert decoding.grammar.lookup_word("ben(2)") == "B AE N"
         assert decoding.grammar.lookup_word("ben(3)") is None
         assert all(decoding.grammar.lookup_word(w) == phones for w, phones in r.added.items())
+
+
+def test_a_computer_too_slow_for_two_decodings_keeps_the_raw_one(game, voices):
+    """Decoding that takes longer than ``max_load`` of the audio's time, twice in a row, stops the
+    denoised decoding for good; the raw one goes on hearing requests. An utterance with no audio
+    says nothing about the computer's speed."""
+    r = _recognizer(game)
+    r.max_load = 0.0  # as if every utterance took longer to decode than to say
+    r.hear(voices.render("Ben, is Mrs. Bun at home?"))
+    r.start()
+    r.finish()
+    assert r.denoising
+    r.hear(voices.render("Ben, is Mrs. Bun at home?"))
+    assert not r.denoising
+    hearing = r.hear(voices.render("Is Mister Grits at home, Cara?"))
+    assert hearing.texts() == ["is mister grits at home cara"] and not r.last_agreed

@@ -127,7 +127,9 @@ Tuning round 5 (same halves and counts): two decodings, of the raw and of the de
   noise (white or babble, 5-20 dB), infinite after digital silence; over ``STEADY_DB`` the raw decoding is
   heard alone, as before this round.
 * Cost: four decoders instead of two, so about twice the decoding time and more memory
-  (``docs/benchmarks.md``). PocketSphinx holds the GIL while it decodes: threads do not help.
+  (``docs/benchmarks.md``). PocketSphinx holds the GIL while it decodes: threads do not help. Where
+  decoding takes more than ``MAX_LOAD`` of the audio's own time twice in a row (a computer about
+  half as fast as these 2 cores), the denoised decoding stops for good, so that hearing keeps up.
 """
 
 from __future__ import annotations
@@ -159,6 +161,7 @@ NOISE_SLOPE = 2.5  # the rejection threshold drops this much per 10 dB of SNR un
 AGREED_SLOPE = 8.0  # ... or this much when the raw and the denoised decodings agree
 AGREED_WORD_SLOPE = 6.0  # and WORD_REJECT this much (it stays put when they do not agree)
 STEADY_DB = 3.0  # the denoiser's noise estimate moved less than this in the utterance: it has learnt the room
+MAX_LOAD = 0.8  # decoding time per second of audio; over it twice in a row, the denoised decoding stops
 WORD_REJECT = -40.0  # a name word whose own margin is below this makes the Hearing doubtful
 COMMAND_REJECT = -40.0  # below it (in quiet) a Hearing is stray: not even a command
 SURE_MARGIN = -4.0  # at or above it a Hearing is ``sure`` (requests are played without confirming)
@@ -329,8 +332,14 @@ class PocketSphinxRecognizer(Recognizer):
         self._pending = b""
         self._last_partial = ""
         self._ms = 0.0
+        self._samples = 0  # of the utterance so far
         self._denoiser = Denoiser()
         self._post = np.zeros(0, "<i2")  # denoised samples short of a whole 10 ms block
+        # On a computer too slow for four decoders the decoding would fall behind the speaker: the
+        # denoised one stops for good (the raw one is heard alone, as in a room it does not know).
+        self.denoising = True
+        self.max_load = MAX_LOAD
+        self._slow = 0  # utterances in a row whose decoding took more than ``max_load`` of their time
 
     # ------------------------------------------------------------ grammar
 
@@ -430,7 +439,7 @@ class PocketSphinxRecognizer(Recognizer):
         noisy = max(0.0, QUIET_SNR - self.last_snr) / 10 if not math.isnan(self.last_snr) else 0.0
         # While the denoiser is still learning the room's noise, its output changes mid-utterance:
         # then the raw decoding is heard alone, as it was before the denoised one was added.
-        steady = self._denoiser.drift_db <= STEADY_DB
+        steady = self.denoising and self._denoiser.drift_db <= STEADY_DB
         raw, denoised = self._raw.result(self._names), self._denoised.result(self._names) if steady else None
         self.last_agreed = agreed = raw is not None and denoised is not None and raw.key == denoised.key
         base = REJECT_MARGIN if self.reject_margin is None else self.reject_margin
@@ -457,6 +466,9 @@ class PocketSphinxRecognizer(Recognizer):
             alternatives = (Alternative(heard.text, round(confidence, 3)),)
             stray = self.reject_margin is not None and heard.margin < COMMAND_REJECT - NOISE_SLOPE * noisy
         self._ms += (time.perf_counter() - t0) * 1000
+        if self._samples >= 8000:  # half a second or more: long enough to tell a slow computer
+            self._slow = self._slow + 1 if self._ms > self.max_load * self._samples / 16 else 0
+            self.denoising = self.denoising and self._slow < 2
         return Hearing(alternatives, decode_ms=round(self._ms, 1), final=True,
                        sure=(agreed or not steady) and self.last_margin >= SURE_MARGIN and not doubtful,
                        doubtful=doubtful or stray, stray=stray)
@@ -472,15 +484,19 @@ class PocketSphinxRecognizer(Recognizer):
         self._denoiser.cancel()
         self._last_partial = ""
         self._ms = 0.0
+        self._samples = 0
 
     # ------------------------------------------------------------ inner
 
     def _process(self, pcm: bytes, final: bool = False) -> None:
         """Feed the raw audio to one decoding, and the denoised audio to the other."""
         samples = np.frombuffer(pcm, "<i2")
+        self._samples += len(samples)
         if len(samples):
             self._energy.append(self._block_energy(samples))
         self._raw.process(samples)
+        if not self.denoising:
+            return
         clean = self._denoiser.push(samples)
         if final:
             clean = np.concatenate([clean, self._denoiser.finish()])
