@@ -37,8 +37,8 @@ class Hearing:
     # True when the words fit the audio so poorly that they may be table talk forced into the
     # game's words: good for a command at most ("status"), never for a request.
     doubtful: bool = False
-    # True when they fit worse than any command said to the game does: table talk, unless the
-    # table has just asked a question (short answers in noise fit this badly too).
+    # True when they fit worse than any command said to the game does: table talk, let pass even
+    # while the table waits on an answer (table talk in the yes-or-no grammar often comes out "yes").
     stray: bool = False
 
     @property

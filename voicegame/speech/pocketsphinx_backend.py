@@ -83,8 +83,9 @@ Tuning round 4 (same halves; 80 requests and 52 chatter lines per condition and 
   score or the history: 7 of 104 clean chatter lines, 19 at white 10 dB. Commands said to the game
   score -39 at worst in quiet (the neural voice, 26 commands; "status" -26, "hold on" -39), table
   talk taken for one -45..-65. Below ``COMMAND_REJECT`` -40 (lowered with the noise like the rest)
-  a Hearing is ``stray``, and the voice input lets it pass unless the table has just asked a
-  question (short answers in noise score lower: "yes" -94 at white 10 dB in the yes/no grammar).
+  a Hearing is ``stray``, and the voice input lets it pass (at first not while a question waited,
+  as short answers in noise score lower: "yes" -94 at white 10 dB in the yes/no grammar; now
+  always, see ``table.voice.worth_hearing``).
   Chatter taken as a command, old -> new: clean 7 -> 1, white 20 dB 8 -> 5, white 10 dB 19 -> 13,
   babble 10 dB 20 -> 20; commands heard right: 25 -> 25, 25 -> 24, 22 -> 21, 7 -> 7 of 26. Held out
   (18 other phrasings: "What have I got?", "Go back.", "Exit." ...): clean 18 -> 18, white 20 dB 16 ->
