@@ -454,3 +454,29 @@ def test_table_talk_heard_as_yes_while_a_question_waits_is_let_pass():
     answer = voice.read()
     assert answer.texts() == ["yes"] and not answer.stray, printed
     assert voice.recognizer.last_margin > -40 and len(printed) == 2, printed  # the party line was let pass
+
+
+def test_the_table_says_when_listening_falls_back_on_a_slow_computer():
+    """When decoding cannot keep up (here: any decoding is "too slow"), the recognizer listens
+    more simply, and the players are told so, out loud, once; the requests are still heard."""
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.render import speech_pcm
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.voice import VoiceIO
+    from voicegame.understanding import Understander
+
+    game = Game(["Alice", "Ben", "Cara", "Dan"], rules=profile("guide"), seed=1)
+    understander = Understander(game.deck, game.players)
+    said = ["What cards do I have?"] * 3 + ["Cara, is Mrs. Bun at home?"]
+    audio = b"".join(_silence(0.4) + speech_pcm(words) + _silence(0.9) for words in said)
+    recognizer = PocketSphinxRecognizer()
+    recognizer.max_load = 0.0
+    printed: list[str] = []
+    spoken: list[str] = []
+    voice = VoiceIO(recognizer, TextSpeaker(write=spoken.append), [audio[i : i + CHUNK] for i in range(0, len(audio), CHUNK)],
+                    printed.append, understander=understander)
+    heard = [voice.read().text for _ in said]
+    assert heard[-1] == "cara is missus bun at home", printed
+    notices = [line for line in printed if "too slow" in line]
+    assert len(notices) == 1 and printed.index(notices[0]) == 2, printed  # told as the third utterance ends
+    assert any("too slow" in line for line in spoken)

@@ -81,6 +81,11 @@ class Recognizer:
         """Words of the list the model cannot recognize (to report at start-up)."""
         return []
 
+    def take_notice(self) -> str | None:
+        """A sentence for the players about a change in how the recognizer listens (it fell back
+        to a cheaper way on a slow computer), once: the next call returns None."""
+        return None
+
     def hear(self, pcm: bytes, chunk: int = 3200) -> Hearing:
         """Decode one whole utterance (tests, WAV files)."""
         self.start()

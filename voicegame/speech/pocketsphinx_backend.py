@@ -157,6 +157,7 @@ BEAMS = {"beam": 1e-60, "pbeam": 1e-60, "wbeam": 1e-40}
 NOISE_FLOOR_DB = -60.0
 _SILENT_PEAK = 2  # a 10 ms block whose samples stay within +-2 is digital silence, not a microphone
 _BLOCK = 160  # samples: 10 ms, one feature frame
+_PIECE = 480  # samples: 30 ms, what each decoder is fed at a time, however the audio came
 # Grammar-minus-phone-loop score per speech frame (log base 1.0001); see the module docstring.
 REJECT_MARGIN = -16.0  # below it (in quiet) a Hearing is doubtful
 QUIET_SNR = 30.0  # dB between loud and quiet 10 ms frames of an utterance; below it the audio is noisy
@@ -231,8 +232,19 @@ class _Decoding:
         self.loop.start_utt()
         # Seeded per utterance: the same audio gets the same noise floor, whatever the chunking.
         self._rng = np.random.default_rng(0)
+        self._held = np.zeros(0, "<i2")  # samples short of a whole ``_PIECE``
 
     def process(self, samples: np.ndarray) -> None:
+        """Decode ``samples`` in pieces of ``_PIECE``: PocketSphinx's cepstral mean moves a little
+        with the size of each piece it is given, so fixed pieces make the same audio give the same
+        hearing whether it came in a microphone's 30 ms chunks or a file's 100 ms ones."""
+        held = np.concatenate([self._held, samples])
+        whole = len(held) - len(held) % _PIECE
+        for i in range(0, whole, _PIECE):
+            self._decode(held[i:i + _PIECE])
+        self._held = held[whole:]
+
+    def _decode(self, samples: np.ndarray) -> None:
         """Decode ``samples``, with a faint noise floor where they are digital silence."""
         if not len(samples):
             return
@@ -248,7 +260,11 @@ class _Decoding:
         self.grammar.process_raw(audio, False, False)
         self.loop.process_raw(audio, False, False)
 
-    def end(self) -> None:
+    def end(self, drop: bool = False) -> None:
+        """End the utterance, decoding what is held back first (unless it is being dropped)."""
+        if not drop:
+            self._decode(self._held)
+        self._held = np.zeros(0, "<i2")
         self.grammar.end_utt()
         self.loop.end_utt()
 
@@ -337,12 +353,12 @@ class PocketSphinxRecognizer(Recognizer):
         self._ms = 0.0
         self._samples = 0  # of the utterance so far
         self._denoiser = Denoiser()
-        self._post = np.zeros(0, "<i2")  # denoised samples short of a whole 10 ms block
         # On a computer too slow for four decoders the decoding would fall behind the speaker: the
         # denoised one stops for good (the raw one is heard alone, as in a room it does not know).
         self.denoising = True
         self.max_load = MAX_LOAD
         self._slow = 0  # utterances in a row whose decoding took more than ``max_load`` of their time
+        self._notice: str | None = None
 
     # ------------------------------------------------------------ grammar
 
@@ -383,6 +399,10 @@ class PocketSphinxRecognizer(Recognizer):
                                   "Speech is off; type your requests instead.") from None
             decoding.grammar.activate_search("game")
         self._has_grammar = True
+
+    def take_notice(self) -> str | None:
+        notice, self._notice = self._notice, None
+        return notice
 
     def _variant(self, word: str) -> tuple[str, str] | None:
         """``word``'s ``nasal_variant`` as an alternative pronunciation ("ben(2)", phones), unless
@@ -471,18 +491,20 @@ class PocketSphinxRecognizer(Recognizer):
         self._ms += (time.perf_counter() - t0) * 1000
         if self._samples >= 8000:  # half a second or more: long enough to tell a slow computer
             self._slow = self._slow + 1 if self._ms > self.max_load * self._samples / 16 else 0
-            self.denoising = self.denoising and self._slow < 3
+            if self.denoising and self._slow >= 3:
+                self.denoising = False
+                self._notice = ("This computer is too slow for my careful listening, so I listen more simply "
+                                "from now on. In a noisy room I may miss more of what you say.")
         return Hearing(alternatives, decode_ms=round(self._ms, 1), final=True,
                        sure=(agreed or not steady) and self.last_margin >= SURE_MARGIN and not doubtful,
                        doubtful=doubtful or stray, stray=stray)
 
     def reset(self) -> None:
         if self._in_utt:
-            self._raw.end()
-            self._denoised.end()
+            self._raw.end(drop=True)
+            self._denoised.end(drop=True)
         self._in_utt = False
         self._pending = b""
-        self._post = np.zeros(0, "<i2")
         self._energy = []
         self._denoiser.cancel()
         self._last_partial = ""
@@ -503,10 +525,7 @@ class PocketSphinxRecognizer(Recognizer):
         clean = self._denoiser.push(samples)
         if final:
             clean = np.concatenate([clean, self._denoiser.finish()])
-        clean = np.concatenate([self._post, np.clip(np.rint(clean), -32768, 32767).astype("<i2")])
-        keep = 0 if final else len(clean) % _BLOCK
-        self._post = clean[len(clean) - keep:]
-        self._denoised.process(clean[: len(clean) - keep])
+        self._denoised.process(np.clip(np.rint(clean), -32768, 32767).astype("<i2"))
 
     @staticmethod
     def _block_energy(samples: np.ndarray) -> np.ndarray:

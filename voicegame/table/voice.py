@@ -216,6 +216,9 @@ class VoiceIO(Output):
             self.recognizer.feed(event.pcm)
         elif event.kind == "end":
             hearing = self.recognizer.finish()
+            notice = self.recognizer.take_notice()
+            if notice:
+                self.public(notice)
             # With push-to-talk every utterance was meant for the game: one it cannot use gets an
             # answer ("I didn't understand that") rather than silence.
             if self.push_to_talk or worth_hearing(hearing, self._understander):
