@@ -236,6 +236,13 @@ def test_repeat_says_everything_since_the_last_words_to_the_same_channels():
     assert len(out.private_lines["Alice"]) == before[1]  # the hand was before the status: not repeated
 
 
+def test_what_did_you_hear_in_a_typed_game_says_it_is_not_listening():
+    game = _alice_to_move()
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
+    table.handle("Alice", "what did you hear")
+    assert out.lines()[-1] == "I am not listening: this game is typed."
+
+
 def test_history_can_be_switched_off_for_a_memory_challenge():
     game = _alice_to_move()
     table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"}, history=False)

@@ -480,3 +480,27 @@ def test_the_table_says_when_listening_falls_back_on_a_slow_computer():
     notices = [line for line in printed if "too slow" in line]
     assert len(notices) == 1 and printed.index(notices[0]) == 2, printed  # told as the third utterance ends
     assert any("too slow" in line for line in spoken)
+
+
+def test_what_did_you_hear_tells_what_was_let_pass():
+    """Open microphone: words that fit too poorly are let pass in silence. "What did you hear?"
+    tells the player what that was; asked again, there is nothing new."""
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.render import speech_pcm
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.voice import VoiceIO
+
+    game = Game(["Alice", "Ben", "Cara", "Dan"], rules=profile("guide"), seed=1)
+    said = ["What's for dinner tonight?", "What did you hear?", "What did you hear?"]
+    audio = b"".join(_silence(0.4) + speech_pcm(words) + _silence(0.9) for words in said)
+    printed: list[str] = []
+    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None),
+                    [audio[i : i + CHUNK] for i in range(0, len(audio), CHUNK)], printed.append)
+    table = TextTable(game, {"Ben": "random", "Cara": "random", "Dan": "random"}, voice.read, voice)
+    voice.listen_for_game(table.understander)
+    first = voice.read()  # the dinner line is let pass; this is the first question
+    assert first.texts() == ["what did you hear"] and voice.let_pass() == ["what grits do i have"], printed
+    table.handle(game.current_player, first)
+    assert printed[-1].startswith("Before that I heard: what grits do i have. It did not sound clearly meant"), printed
+    table.handle(game.current_player, voice.read())
+    assert printed[-1] == "I heard nothing else since I last answered.", printed

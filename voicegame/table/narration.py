@@ -77,7 +77,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "input_ended": "Input ended, so the game stops here.",
         "stopped": "Game stopped.",
         "commands": "Other commands: hand, status, history, repeat, undo, help, quit.",
-        "commands_voice": "Other commands: my hand, status, history, repeat, undo, help, slower, faster,"
+        "commands_voice": "Other commands: my hand, status, history, repeat, what did you hear, undo, help, slower, faster,"
                           " more detail, less detail, pause, quit.",
         "nothing_to_answer": "There is nothing to answer yes or no to.",
         "nothing_to_flip": "There is no centre card to turn over now.",
@@ -111,6 +111,10 @@ PROMPTS: dict[str, dict[str, str]] = {
         "rate_no_voice": "Speech speed works when the game speaks: start it with --voice.",
         "verbose_on": "I'll give more detail.", "verbose_off": "I'll keep it short.",
         "not_understood": "I didn't understand that.",
+        "heard_let_pass": "Before that I heard: {words}. It did not sound clearly meant for me, so I let it pass."
+                          " Say it again, a little closer or louder.",
+        "heard_nothing_else": "I heard nothing else since I last answered.",
+        "heard_typed": "I am not listening: this game is typed.",
     },
     "nl": {
         "intro": "Kwartet met {who}. Kaarten: {deck}. Regels: {rules}. Seed {seed}.",
@@ -120,7 +124,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "input_ended": "De invoer is op, dus het spel stopt hier.",
         "stopped": "Het spel is gestopt.",
         "commands": "Andere opdrachten: hand, stand, geschiedenis, herhaal, terug, help, stop.",
-        "commands_voice": "Andere opdrachten: mijn hand, stand, geschiedenis, herhaal, terug, help, langzamer,"
+        "commands_voice": "Andere opdrachten: mijn hand, stand, geschiedenis, herhaal, wat hoorde je, terug, help, langzamer,"
                           " sneller, meer uitleg, korter, pauze, stop.",
         "nothing_to_answer": "Er is niets om ja of nee op te zeggen.",
         "nothing_to_flip": "Er is nu geen middenkaart om om te draaien.",
@@ -156,6 +160,10 @@ PROMPTS: dict[str, dict[str, str]] = {
         "rate_no_voice": "De spreeksnelheid werkt als het spel spreekt: start het met --voice.",
         "verbose_on": "Ik vertel meer.", "verbose_off": "Ik houd het kort.",
         "not_understood": "Dat heb ik niet begrepen. Probeer: Ben, is Meneer Brood de Bakker thuis, alstublieft?",
+        "heard_let_pass": "Daarvoor hoorde ik: {words}. Dat klonk niet duidelijk alsof het voor mij was, dus ik liet"
+                          " het gaan. Zeg het nog eens, wat dichterbij of harder.",
+        "heard_nothing_else": "Ik heb verder niets gehoord sinds mijn laatste antwoord.",
+        "heard_typed": "Ik luister niet: dit spel wordt getypt.",
     },
 }
 

@@ -29,6 +29,11 @@ class Output:
         """What the table waits for next: "yes_no", a player's "name", or None (anything). A
         listener can then listen for just that; lines of text need nothing."""
 
+    def let_pass(self) -> list[str]:
+        """The words heard and let pass (not clearly meant for the game) just before the last
+        utterance the table was given, oldest first: for "What did you hear?". Lines of text have none."""
+        return []
+
 
 class Lines(Output):
     """Plain appended lines (typing, pipes, tests): ``write`` for the table, ``seats[player]`` for

@@ -250,6 +250,8 @@ class TextTable:
             self.say(self.status_lines())
         elif kind == "history":
             self.say(self.history_lines())
+        elif kind == "heard":
+            self.say(self._heard_lines())
         elif kind == "help":
             self.tell(player, self.help_lines(player))
         elif kind == "undo":
@@ -279,6 +281,15 @@ class TextTable:
 
     def _commands(self) -> str:
         return self.p("commands_voice" if self.out.spoken else "commands")
+
+    def _heard_lines(self) -> str:
+        """What the voice input let pass before "What did you hear?": a player who got no answer
+        can tell whether they were heard at all (in open-microphone play words that fit too
+        poorly are let pass in silence, as most of them are table talk)."""
+        if not self.out.spoken:
+            return self.p("heard_typed")
+        words = self.out.let_pass()
+        return self.p("heard_let_pass", words=words[-1]) if words else self.p("heard_nothing_else")
 
     def _repeat(self) -> None:
         """Say again what was said since the player's last words, each line to where it went."""

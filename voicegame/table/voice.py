@@ -78,6 +78,8 @@ class VoiceIO(Output):
         self._typed = typed
         self._understander: Understander | None = None
         self._expecting: str | None = None  # the answer listened for, None: the whole game
+        self._passed: list[str] = []  # words let pass since the last utterance returned
+        self._passed_before: list[str] = []  # ... and those let pass before that one
         self.push_to_talk = push_to_talk
         self._segmenter = PushToTalk() if push_to_talk else Segmenter(end_silence=end_silence)
         self._gate = Gate(speaker, on_reset=self._reset)
@@ -149,12 +151,14 @@ class VoiceIO(Output):
         if self.recognizer is None:  # speaking only: the keyboard is the ears
             return self._typed_line()
         try:
-            return self._listen()
+            said = self._listen()
         except SpeechError as exc:  # the microphone stopped: say so, and the keyboard takes over
             self.print_line(str(exc))
             self.speaker.say(str(exc))
             self.recognizer = None
-            return self._typed_line()
+            said = self._typed_line()
+        self._passed_before, self._passed = self._passed, []
+        return said
 
     def _listen(self) -> Hearing | str | None:
         for chunk in self._chunks:
@@ -225,4 +229,9 @@ class VoiceIO(Output):
                 doubt = "" if hearing.sure else ", not sure"
                 self.print_line(f"(heard: {hearing.text}{doubt})" if hearing.text else "(heard nothing)")
                 return hearing
+            if hearing.text:
+                self._passed = [*self._passed[-2:], hearing.text]
         return None
+
+    def let_pass(self) -> list[str]:
+        return list(self._passed_before)
