@@ -10,7 +10,7 @@ import pytest
 from voicegame.bots import make_bot
 from voicegame.engine import Ask, Game, profile
 from voicegame.speech.base import Alternative, Hearing
-from voicegame.table.output import Output
+from voicegame.table.output import Lines, Output
 from voicegame.table.session import TextTable
 
 
@@ -241,6 +241,26 @@ def test_what_did_you_hear_in_a_typed_game_says_it_is_not_listening():
     table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
     table.handle("Alice", "what did you hear")
     assert out.lines()[-1] == "I am not listening: this game is typed."
+
+
+def test_a_notice_from_the_listener_is_said_once_in_the_games_language():
+    class SlowListener(Lines):
+        listening = True
+
+        def __init__(self, write):
+            super().__init__(write)
+            self.notices = ["slow_computer"]
+
+        def take_notice(self):
+            return self.notices.pop() if self.notices else None
+
+    lines: list[str] = []
+    game = Game(["Alice", "Ben"], rules=profile("dutch"), seed=1)
+    table = TextTable(game, {"Ben": "random"}, lambda: None, SlowListener(lines.append), lang="nl")
+    table.handle("Alice", "stand")
+    table.handle("Alice", "stand")
+    assert sum(line.startswith("Deze computer is te traag") for line in lines) == 1
+    assert table.handle("Alice", "wat hoorde je") and lines[-1] == "Ik heb verder niets gehoord sinds mijn laatste antwoord."
 
 
 def test_history_can_be_switched_off_for_a_memory_challenge():

@@ -82,8 +82,8 @@ class Recognizer:
         return []
 
     def take_notice(self) -> str | None:
-        """A sentence for the players about a change in how the recognizer listens (it fell back
-        to a cheaper way on a slow computer), once: the next call returns None."""
+        """Once, the key of a prompt for the players about a change in how the recognizer listens
+        ("slow_computer": it fell back to a cheaper way); the next call returns None."""
         return None
 
     def hear(self, pcm: bytes, chunk: int = 3200) -> Hearing:

@@ -112,9 +112,11 @@ PROMPTS: dict[str, dict[str, str]] = {
         "verbose_on": "I'll give more detail.", "verbose_off": "I'll keep it short.",
         "not_understood": "I didn't understand that.",
         "heard_let_pass": "Before that I heard: {words}. It did not sound clearly meant for me, so I let it pass."
-                          " Say it again, a little closer or louder.",
+                          " Say it again, a little closer to the microphone or louder.",
         "heard_nothing_else": "I heard nothing else since I last answered.",
         "heard_typed": "I am not listening: this game is typed.",
+        "slow_computer": "This computer is too slow for my careful listening, so I listen more simply from now on."
+                         " In a noisy room I may miss more of what you say.",
     },
     "nl": {
         "intro": "Kwartet met {who}. Kaarten: {deck}. Regels: {rules}. Seed {seed}.",
@@ -160,10 +162,12 @@ PROMPTS: dict[str, dict[str, str]] = {
         "rate_no_voice": "De spreeksnelheid werkt als het spel spreekt: start het met --voice.",
         "verbose_on": "Ik vertel meer.", "verbose_off": "Ik houd het kort.",
         "not_understood": "Dat heb ik niet begrepen. Probeer: Ben, is Meneer Brood de Bakker thuis, alstublieft?",
-        "heard_let_pass": "Daarvoor hoorde ik: {words}. Dat klonk niet duidelijk alsof het voor mij was, dus ik liet"
-                          " het gaan. Zeg het nog eens, wat dichterbij of harder.",
+        "heard_let_pass": "Daarvoor hoorde ik: {words}. Het klonk niet alsof het voor mij bedoeld was, dus ik heb er"
+                          " niets mee gedaan. Zeg het nog eens, wat dichter bij de microfoon of wat harder.",
         "heard_nothing_else": "Ik heb verder niets gehoord sinds mijn laatste antwoord.",
         "heard_typed": "Ik luister niet: dit spel wordt getypt.",
+        "slow_computer": "Deze computer is te traag om zorgvuldig te luisteren, dus ik luister vanaf nu eenvoudiger."
+                         " In een lawaaiige kamer mis ik misschien meer van wat je zegt.",
     },
 }
 

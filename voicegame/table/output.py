@@ -18,6 +18,7 @@ class Output:
     player asking, or answering "Not at home"), so speech can use that player's voice."""
 
     spoken = False  # True when lines are spoken: prompts then say "say", not "type"
+    listening = False  # True while a recognizer listens (not with the keyboard only)
 
     def public(self, line: str, who: str | None = None) -> None:
         raise NotImplementedError
@@ -29,10 +30,14 @@ class Output:
         """What the table waits for next: "yes_no", a player's "name", or None (anything). A
         listener can then listen for just that; lines of text need nothing."""
 
-    def let_pass(self) -> list[str]:
-        """The words heard and let pass (not clearly meant for the game) just before the last
-        utterance the table was given, oldest first: for "What did you hear?". Lines of text have none."""
-        return []
+    def let_pass(self) -> str | None:
+        """The last words heard and let pass (not clearly meant for the game) before the utterance
+        the table was last given: for "What did you hear?"."""
+        return None
+
+    def take_notice(self) -> str | None:
+        """Once, the key of a prompt about a change in how the players are heard (``Recognizer.take_notice``)."""
+        return None
 
 
 class Lines(Output):

@@ -200,6 +200,9 @@ class TextTable:
     def handle(self, player: str, said: str | Hearing) -> bool:
         """Act on one typed line, or what a recognizer heard (see ``as_heard``), from ``player``;
         False means quit. Then tell the output what answer the table now waits for, if any."""
+        notice = self.out.take_notice()
+        if notice:
+            self.say(self.p(notice))
         go_on = self._handle(player, said)
         kind = self.pending.kind if self.pending else None
         if kind is None and self.game.observation(player).phase == "flip":
@@ -214,6 +217,9 @@ class TextTable:
         heard = as_heard(self.understander, said, player, g.hand(player), g.phase)
         if heard.intent == "repeat":
             self._repeat()
+            return True
+        if heard.intent == "heard":  # like "repeat", a question waiting still waits
+            self.say(self._heard_lines())
             return True
         self.said = []
         if self.paused:
@@ -250,8 +256,6 @@ class TextTable:
             self.say(self.status_lines())
         elif kind == "history":
             self.say(self.history_lines())
-        elif kind == "heard":
-            self.say(self._heard_lines())
         elif kind == "help":
             self.tell(player, self.help_lines(player))
         elif kind == "undo":
@@ -286,10 +290,10 @@ class TextTable:
         """What the voice input let pass before "What did you hear?": a player who got no answer
         can tell whether they were heard at all (in open-microphone play words that fit too
         poorly are let pass in silence, as most of them are table talk)."""
-        if not self.out.spoken:
+        if not self.out.listening:
             return self.p("heard_typed")
         words = self.out.let_pass()
-        return self.p("heard_let_pass", words=words[-1]) if words else self.p("heard_nothing_else")
+        return self.p("heard_let_pass", words=words) if words else self.p("heard_nothing_else")
 
     def _repeat(self) -> None:
         """Say again what was said since the player's last words, each line to where it went."""

@@ -78,8 +78,9 @@ class VoiceIO(Output):
         self._typed = typed
         self._understander: Understander | None = None
         self._expecting: str | None = None  # the answer listened for, None: the whole game
-        self._passed: list[str] = []  # words let pass since the last utterance returned
-        self._passed_before: list[str] = []  # ... and those let pass before that one
+        self._passed: str | None = None  # the last words let pass since the last utterance returned
+        self._passed_before: str | None = None  # ... and before that one
+        self._notice: str | None = None
         self.push_to_talk = push_to_talk
         self._segmenter = PushToTalk() if push_to_talk else Segmenter(end_silence=end_silence)
         self._gate = Gate(speaker, on_reset=self._reset)
@@ -146,18 +147,23 @@ class VoiceIO(Output):
         heard = self.read()
         return heard if heard is None or isinstance(heard, str) else heard.text
 
+    @property
+    def listening(self) -> bool:
+        return self.recognizer is not None
+
     def read(self) -> Hearing | str | None:
         """The next utterance heard, or line typed; None when the input has ended."""
+        said = None
+        if self.recognizer is not None:
+            try:
+                said = self._listen()
+            except SpeechError as exc:  # the microphone stopped: say so, and the keyboard takes over
+                self.print_line(str(exc))
+                self.speaker.say(str(exc))
+                self.recognizer = None
         if self.recognizer is None:  # speaking only: the keyboard is the ears
-            return self._typed_line()
-        try:
-            said = self._listen()
-        except SpeechError as exc:  # the microphone stopped: say so, and the keyboard takes over
-            self.print_line(str(exc))
-            self.speaker.say(str(exc))
-            self.recognizer = None
             said = self._typed_line()
-        self._passed_before, self._passed = self._passed, []
+        self._passed_before, self._passed = self._passed, None
         return said
 
     def _listen(self) -> Hearing | str | None:
@@ -220,9 +226,7 @@ class VoiceIO(Output):
             self.recognizer.feed(event.pcm)
         elif event.kind == "end":
             hearing = self.recognizer.finish()
-            notice = self.recognizer.take_notice()
-            if notice:
-                self.public(notice)
+            self._notice = self.recognizer.take_notice() or self._notice
             # With push-to-talk every utterance was meant for the game: one it cannot use gets an
             # answer ("I didn't understand that") rather than silence.
             if self.push_to_talk or worth_hearing(hearing, self._understander):
@@ -230,8 +234,12 @@ class VoiceIO(Output):
                 self.print_line(f"(heard: {hearing.text}{doubt})" if hearing.text else "(heard nothing)")
                 return hearing
             if hearing.text:
-                self._passed = [*self._passed[-2:], hearing.text]
+                self._passed = hearing.text
         return None
 
-    def let_pass(self) -> list[str]:
-        return list(self._passed_before)
+    def let_pass(self) -> str | None:
+        return self._passed_before
+
+    def take_notice(self) -> str | None:
+        notice, self._notice = self._notice, None
+        return notice

@@ -216,8 +216,8 @@ def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True) -
 
 
 # While the table waits on an answer, only these commands (and, for "name", the players) can be said.
-ANSWERS = {"yes_no": ("yes", "no", "cancel", "repeat"), "name": ("cancel", "repeat"),
-           "flip": ("flip", "repeat", "help")}
+ANSWERS = {"yes_no": ("yes", "no", "cancel", "repeat", "heard"), "name": ("cancel", "repeat", "heard"),
+           "flip": ("flip", "repeat", "help", "heard")}
 
 
 def answer_jsgf(grammar: Grammar, phrases: Phrases, kind: str) -> tuple[list[str], str]:
