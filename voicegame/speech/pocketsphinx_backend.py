@@ -152,8 +152,8 @@ Tuning round 6 (white 10 dB and clean, the tuning half; only the first point cha
   out differently, mostly with "cara" in them. Left out.
 * ``SURE_MARGIN`` has no room to go down: in the full benchmark table talk naming a card that is not
   in the deck decoded as a request at -4.98 ("Is Mrs. Smith at home, Cara?" as "missus tape"),
-  -5.59 and -5.82, while 15 requests to Cara (not Ben or Dan) that were confirmed scored between -5
-  and -4.
+  -5.59 and -5.82, while 15 requests confirmed and right (none to Ben or Dan, any condition) scored
+  between -5 and -4.
 """
 
 from __future__ import annotations
