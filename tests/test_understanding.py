@@ -133,9 +133,14 @@ def test_second_phase_family_requests():
 
 def test_commands(jaques):
     for text, intent in [("my hand", "hand"), ("whose turn is it", "status"), ("undo", "undo"), ("yes", "yes"),
-                         ("say that again", "repeat"), ("slower please", "slower"), ("which buns do i have", "hand")]:
+                         ("say that again", "repeat"), ("slower please", "slower"), ("which buns do i have", "hand"),
+                         ("what did you hear", "heard"), ("did you hear me", "heard"), ("what", "repeat"),
+                         ("what happened", "history")]:
         assert jaques.understand(text, asker="Alice").intent == intent, text
     assert jaques.understand("uh", asker="Alice").intent == "none"
+    assert jaques.understand("did you hear that", asker="Alice").intent == "none"  # a remark about a noise
+    dutch = Understander(load_deck("jaques"), PLAYERS, lang="nl")
+    assert dutch.understand("wat hoorde je", asker="Alice").intent == "heard"
 
 
 def test_dutch_requests():
