@@ -260,7 +260,8 @@ def test_a_notice_from_the_listener_is_said_once_in_the_games_language():
     table.handle("Alice", "stand")
     table.handle("Alice", "stand")
     assert sum(line.startswith("Deze computer is te traag") for line in lines) == 1
-    assert table.handle("Alice", "wat hoorde je") and lines[-1] == "Ik heb verder niets gehoord sinds mijn laatste antwoord."
+    assert table.handle("Alice", "wat hoorde je")
+    assert lines[-1] == "Ik heb verder niets gehoord sinds mijn laatste antwoord."
 
 
 def test_history_can_be_switched_off_for_a_memory_challenge():

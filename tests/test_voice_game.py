@@ -472,8 +472,8 @@ def test_the_table_says_when_listening_falls_back_on_a_slow_computer():
     recognizer.max_load = 0.0
     printed: list[str] = []
     spoken: list[str] = []
-    voice = VoiceIO(recognizer, TextSpeaker(write=spoken.append), [audio[i : i + CHUNK] for i in range(0, len(audio), CHUNK)],
-                    printed.append)
+    chunks = [audio[i : i + CHUNK] for i in range(0, len(audio), CHUNK)]
+    voice = VoiceIO(recognizer, TextSpeaker(write=spoken.append), chunks, printed.append)
     table = TextTable(game, {"Ben": "random", "Cara": "random", "Dan": "random"}, voice.read, voice)
     voice.listen_for_game(table.understander)
     heard = []

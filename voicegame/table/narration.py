@@ -77,8 +77,8 @@ PROMPTS: dict[str, dict[str, str]] = {
         "input_ended": "Input ended, so the game stops here.",
         "stopped": "Game stopped.",
         "commands": "Other commands: hand, status, history, repeat, undo, help, quit.",
-        "commands_voice": "Other commands: my hand, status, history, repeat, what did you hear, undo, help, slower, faster,"
-                          " more detail, less detail, pause, quit.",
+        "commands_voice": "Other commands: my hand, status, history, repeat, what did you hear, undo, help,"
+                          " slower, faster, more detail, less detail, pause, quit.",
         "nothing_to_answer": "There is nothing to answer yes or no to.",
         "nothing_to_flip": "There is no centre card to turn over now.",
         "who": "Who do you want to ask for {what}? Say a name: {names}.",
@@ -126,8 +126,8 @@ PROMPTS: dict[str, dict[str, str]] = {
         "input_ended": "De invoer is op, dus het spel stopt hier.",
         "stopped": "Het spel is gestopt.",
         "commands": "Andere opdrachten: hand, stand, geschiedenis, herhaal, terug, help, stop.",
-        "commands_voice": "Andere opdrachten: mijn hand, stand, geschiedenis, herhaal, wat hoorde je, terug, help, langzamer,"
-                          " sneller, meer uitleg, korter, pauze, stop.",
+        "commands_voice": "Andere opdrachten: mijn hand, stand, geschiedenis, herhaal, wat hoorde je, terug, help,"
+                          " langzamer, sneller, meer uitleg, korter, pauze, stop.",
         "nothing_to_answer": "Er is niets om ja of nee op te zeggen.",
         "nothing_to_flip": "Er is nu geen middenkaart om om te draaien.",
         "who": "Wie wil je om {what} vragen? Zeg een naam: {names}.",
