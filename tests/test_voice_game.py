@@ -40,6 +40,14 @@ def _silence(seconds: float) -> bytes:
     return bytes(2 * round(SAMPLE_RATE * seconds))
 
 
+def _microphone(*said: str) -> list[bytes]:
+    """The neural voice saying each line with a pause around it, in a microphone's 30 ms chunks."""
+    from voicegame.speech.render import speech_pcm
+
+    audio = b"".join(_silence(0.4) + speech_pcm(words) + _silence(0.9) for words in said)
+    return [audio[i : i + CHUNK] for i in range(0, len(audio), CHUNK)]
+
+
 class Player:
     """Alice at the table: decides what to say from what she last heard, and says it."""
 
@@ -212,16 +220,13 @@ def test_the_set_up_conversation_by_voice():
     """Spoken answers, heard with the set-up's own small grammar, change the game before it starts."""
     from voicegame.config import Settings
     from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
-    from voicegame.speech.render import speech_pcm
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.setup import answer_grammar, set_up
     from voicegame.table.voice import VoiceIO
 
-    answers = ["change", "three", "expert", "sporting", "classic", "yes"]
-    audio = b"".join(_silence(0.4) + speech_pcm(word) + _silence(0.9) for word in answers)
     printed: list[str] = []
     voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None),
-                    [audio[i : i + CHUNK] for i in range(0, len(audio), CHUNK)], printed.append)
+                    _microphone("change", "three", "expert", "sporting", "classic", "yes"), printed.append)
     voice.listen_for(*answer_grammar("en"))
     settings = set_up(Settings(), voice.ask, voice.public, typing=False)
     assert settings is not None, printed
@@ -296,16 +301,13 @@ def _shared_recognizer(grammar, understander):
                                                                              "turn over card three")])
 def test_after_a_miss_the_voice_listens_for_a_centre_card_number(said, heard):
     from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
-    from voicegame.speech.render import speech_pcm
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
     from voicegame.understanding import Understander
 
     game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
-    audio = _silence(0.4) + speech_pcm(said) + _silence(0.9)
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None),
-                    [audio[i : i + CHUNK] for i in range(0, len(audio), CHUNK)], lambda line: None,
-                    understander=Understander(game.deck, game.players))
+    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), _microphone(said),
+                    lambda line: None, understander=Understander(game.deck, game.players))
     voice.expect("flip")
     assert voice.read().text == heard
 
@@ -434,19 +436,16 @@ def test_table_talk_heard_as_yes_while_a_question_waits_is_let_pass():
     the audio worse than any command does (stray) must not confirm a request, stop the game or
     undo a move: the table waits on for the player's own answer."""
     from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
-    from voicegame.speech.render import speech_pcm
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
     from voicegame.understanding import Understander
 
     game = Game(["Alice", "Ben", "Cara", "Dan"], rules=profile("guide"), seed=1)
     understander = Understander(game.deck, game.players)
-    said = ["Ben, is Mrs. Bun at home?", "Ben, are you going to the party on Friday?", "Yes."]
-    audio = b"".join(_silence(0.4) + speech_pcm(words) + _silence(0.9) for words in said)
     printed: list[str] = []
     voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None),
-                    [audio[i : i + CHUNK] for i in range(0, len(audio), CHUNK)], printed.append,
-                    understander=understander)
+                    _microphone("Ben, is Mrs. Bun at home?", "Ben, are you going to the party on Friday?", "Yes."),
+                    printed.append, understander=understander)
     voice.listen_for_game(understander)
     first = voice.read()
     assert understander.understand(first.texts()).intent == "ask", printed
@@ -461,19 +460,16 @@ def test_the_table_says_when_listening_falls_back_on_a_slow_computer():
     more simply, and the table tells the players so, out loud and in the game's language, once;
     the requests are still heard."""
     from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
-    from voicegame.speech.render import speech_pcm
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
 
     game = Game(["Alice", "Ben", "Cara", "Dan"], rules=profile("guide"), seed=1)
     said = ["What cards do I have?"] * 3 + ["Whose turn is it?"]
-    audio = b"".join(_silence(0.4) + speech_pcm(words) + _silence(0.9) for words in said)
     recognizer = PocketSphinxRecognizer()
     recognizer.max_load = 0.0
     printed: list[str] = []
     spoken: list[str] = []
-    chunks = [audio[i : i + CHUNK] for i in range(0, len(audio), CHUNK)]
-    voice = VoiceIO(recognizer, TextSpeaker(write=spoken.append), chunks, printed.append)
+    voice = VoiceIO(recognizer, TextSpeaker(write=spoken.append), _microphone(*said), printed.append)
     table = TextTable(game, {"Ben": "random", "Cara": "random", "Dan": "random"}, voice.read, voice)
     voice.listen_for_game(table.understander)
     heard = []
@@ -492,16 +488,14 @@ def test_what_did_you_hear_tells_what_was_let_pass():
     tells the player what that was, also while a question waits (which still waits); asked
     again, there is nothing new."""
     from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
-    from voicegame.speech.render import speech_pcm
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
 
     game = Game(["Alice", "Ben", "Cara", "Dan"], rules=profile("guide"), seed=1)
-    said = ["What's for dinner tonight?", "What did you hear?", "What did you hear?"]
-    audio = b"".join(_silence(0.4) + speech_pcm(words) + _silence(0.9) for words in said)
     printed: list[str] = []
     voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None),
-                    [audio[i : i + CHUNK] for i in range(0, len(audio), CHUNK)], printed.append)
+                    _microphone("What's for dinner tonight?", "What did you hear?", "What did you hear?"),
+                    printed.append)
     table = TextTable(game, {"Ben": "random", "Cara": "random", "Dan": "random"}, voice.read, voice)
     voice.listen_for_game(table.understander)
     first = voice.read()  # the dinner line is let pass; this is the first question
