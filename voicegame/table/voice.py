@@ -80,7 +80,6 @@ class VoiceIO(Output):
         self._expecting: str | None = None  # the answer listened for, None: the whole game
         self._passed: str | None = None  # the last words let pass since the last utterance returned
         self._passed_before: str | None = None  # ... and before that one
-        self._notice: str | None = None
         self.push_to_talk = push_to_talk
         self._segmenter = PushToTalk() if push_to_talk else Segmenter(end_silence=end_silence)
         self._gate = Gate(speaker, on_reset=self._reset)
@@ -226,7 +225,6 @@ class VoiceIO(Output):
             self.recognizer.feed(event.pcm)
         elif event.kind == "end":
             hearing = self.recognizer.finish()
-            self._notice = self.recognizer.take_notice() or self._notice
             # With push-to-talk every utterance was meant for the game: one it cannot use gets an
             # answer ("I didn't understand that") rather than silence.
             if self.push_to_talk or worth_hearing(hearing, self._understander):
@@ -241,5 +239,4 @@ class VoiceIO(Output):
         return self._passed_before
 
     def take_notice(self) -> str | None:
-        notice, self._notice = self._notice, None
-        return notice
+        return self.recognizer.take_notice() if self.recognizer is not None else None
