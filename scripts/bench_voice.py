@@ -1,15 +1,18 @@
 """Voice benchmark: the synthetic corpus through the real recognizer, understander and engine.
 
-    python scripts/bench_voice.py                  # about 10 min on 2 cores; builds the corpus if missing
-    python scripts/bench_voice.py --quick          # a sixth of the corpus and 12 latency runs, about 2 min
+    python scripts/bench_voice.py                  # about 50 min on 2 cores; builds the corpus if missing
+    python scripts/bench_voice.py --quick          # a sixth of the corpus and 12 latency runs, about 9 min
     python scripts/bench_voice.py --json > voice.json
     python scripts/bench_voice.py --corpus DIR --workers 2 --latency 30 --failures 40
 
 Corpus: ``scripts/make_corpus.py`` (manifest.jsonl in ``--corpus``, default /tmp/voicegame-corpus).
 
-Accuracy. Each recording (noise mixed in as the manifest says) goes through the recognizer exactly
-as ``voicegame/table/voice.py`` sets it up: ``make_recognizer(name)``, ``set_grammar(*speech_grammar(...))``,
-then ``start``/``feed`` (100 ms chunks)/``finish``, and the Hearing is taken as the
+Accuracy. Each recording (noise mixed in as the manifest says, over a second of silence after it
+too) is cut as a microphone's audio is: 30 ms chunks through ``audio.Segmenter``, whose first
+utterance (pre-roll, speech and the trailing silence that ended it) is all the recognizer gets; a
+recording in which it finds no speech is heard as nothing (column "no sp."). The recognizer is set
+up exactly as ``voicegame/table/voice.py`` does: ``make_recognizer(name)``,
+``set_grammar(*speech_grammar(...))``, then ``start``/``feed``/``finish``, and the Hearing is taken as the
 table takes it (``table.voice.taken_at_table``: a move heard unsurely, or for a player whose name
 sounds like another's, is confirmed first); "words alone" columns give the transcript understood as
 if typed. Recordings are decoded in groups of one voice
@@ -75,6 +78,18 @@ KOREAN = ["집에 있어요", "사과 주세요", "안녕하세요", "네", "아
 def _load_manifest(corpus: Path) -> list[dict[str, Any]]:
     with open(corpus / "manifest.jsonl", encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
+
+
+def _heard_pcm(corpus: Path, row: dict[str, Any]) -> bytes:
+    """What a microphone would hand the recognizer: the recording (a second of silence after it,
+    noise mixed over all) in 30 ms chunks through ``audio.Segmenter`` as voice.py sets it up, and
+    of the utterances it finds the first (b"" when it finds none: the player would get silence)."""
+    from voicegame.speech.audio import utterances
+
+    pcm = _pcm(corpus, row, extra_silence=1.0)
+    chunk = 480 * 2
+    first = next(utterances(pcm[k : k + chunk] for k in range(0, len(pcm), chunk)), None)
+    return first.pcm if first is not None else b""
 
 
 def _pcm(corpus: Path, row: dict[str, Any], extra_silence: float = 0.0) -> bytes:
@@ -150,12 +165,16 @@ def _decode_group(args: tuple[str, str, list[dict[str, Any]]]) -> list[dict[str,
         _worker["key"], _worker["listener"] = key, _Listener(backend, rows[0]["deck"], rows[0]["players"])
     listener = _worker["listener"]
     recognizer = listener.recognizer
-    recognizer.hear(_pcm(corpus_path, rows[0]))  # warm-up: the cepstral mean adapts to this voice
+    from voicegame.speech.base import Hearing
+
+    warm_up = _heard_pcm(corpus_path, rows[0])
+    if warm_up:  # the cepstral mean adapts to this voice
+        recognizer.hear(warm_up)
     out = []
     for row in rows:
-        pcm = _pcm(corpus_path, row)
+        pcm = _heard_pcm(corpus_path, row)
         t0 = time.perf_counter()
-        hearing = recognizer.hear(pcm, chunk=3200)
+        hearing = recognizer.hear(pcm, chunk=3200) if pcm else Hearing()
         decode_ms = (time.perf_counter() - t0) * 1000
         got = listener.understand(hearing, row)
         out.append({
@@ -168,7 +187,7 @@ def _decode_group(args: tuple[str, str, list[dict[str, Any]]]) -> list[dict[str,
                            "confirm": got.confirm},
             "outcome": outcome(row, got),
             "outcome_words": outcome(row, listener.understand_words(hearing, row)),
-            "decode_ms": round(decode_ms, 1), "audio_s": len(pcm) / 32000,
+            "decode_ms": round(decode_ms, 1), "audio_s": len(pcm) / 32000, "speech_found": bool(pcm),
         })
     return out
 
@@ -220,6 +239,7 @@ def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "voices": family, "condition": condition, "requests": len(req),
                 "exact": count("exact") / n, "confirm": count("confirm") / n, "wrong": count("wrong") / n,
                 "wrong_n": count("wrong"), "rejected": count("rejected") / n, "chatter": len(chat),
+                "requests_unheard": count(False, req, "speech_found"),
                 "chatter_moves": count("chatter_move", chat), "chatter_confirms": count("chatter_confirm", chat),
                 "chatter_commands": count("chatter_command", chat), "commands": len(cmd),
                 "commands_right": count("command", cmd), "commands_other": count("command_other", cmd),
@@ -227,7 +247,7 @@ def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "words_wrong_n": count("wrong", req, "outcome_words"),
                 "words_chatter_moves": count("chatter_move", chat, "outcome_words"),
                 "decode_ms_median": statistics.median(ms), "decode_ms_p90": _pct(ms, 0.9),
-                "rtf": sum(ms) / 1000 / sum(r["audio_s"] for r in rs),
+                "rtf": sum(ms) / 1000 / max(sum(r["audio_s"] for r in rs), 1e-9),
             })
     return table
 
@@ -432,18 +452,19 @@ def print_report(report: dict[str, Any]) -> None:
             continue
         print(f"\n{backend} (accuracy pass {data['seconds']:.0f} s on {report['workers']} workers)")
         print(f"{'voices':7} {'condition':10} {'req':>4} {'exact':>7} {'confirm':>8} {'wrong':>6} {'rejected':>9}"
-              f" {'chat':>5} {'c.moves':>8} {'c.conf':>7} {'c.cmd':>6} {'cmds':>5} {'ok':>4} {'other':>6}"
+              f" {'no sp.':>7} {'chat':>5} {'c.moves':>8} {'c.conf':>7} {'c.cmd':>6} {'cmds':>5} {'ok':>4} {'other':>6}"
               f" {'ms med':>7} {'ms p90':>7} {'RTF':>6}"
               f"   | words alone: {'exact':>7} {'wrong':>6} {'c.moves':>8}")
         for c in data["table"]:
             print(f"{c['voices']:7} {c['condition']:10} {c['requests']:4} {_fmt_pct(c['exact']):>7}"
-                  f" {_fmt_pct(c['confirm']):>8} {c['wrong_n']:6} {_fmt_pct(c['rejected']):>9} {c['chatter']:5}"
+                  f" {_fmt_pct(c['confirm']):>8} {c['wrong_n']:6} {_fmt_pct(c['rejected']):>9}"
+                  f" {c['requests_unheard']:7} {c['chatter']:5}"
                   f" {c['chatter_moves']:8} {c['chatter_confirms']:7} {c['chatter_commands']:6} {c['commands']:5}"
                   f" {c['commands_right']:4} {c['commands_other']:6} {c['decode_ms_median']:7.0f}"
                   f" {c['decode_ms_p90']:7.0f} {c['rtf']:6.3f}   |              {_fmt_pct(c['words_exact']):>7}"
                   f" {c['words_wrong_n']:6} {c['words_chatter_moves']:8}")
-        print("(words alone: the transcript understood as if typed, without the table's doubts about what was"
-              " heard)")
+        print("(no sp.: requests in which the end-of-speech detector found no speech at all; words alone: the"
+              " transcript understood as if typed, without the table's doubts about what was heard)")
         print("\nper voice, clean: " + ", ".join(f"{v} {_fmt_pct(x)}" for v, x in data["per_voice_clean"].items()))
         lat = data.get("latency")
         if lat:

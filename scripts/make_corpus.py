@@ -244,6 +244,7 @@ COMMANDS = [
     ("Undo.", "undo"), ("Take that back.", "undo"), ("Pause.", "pause"), ("Hold on.", "pause"), ("Quit.", "quit"),
     ("Stop the game.", "quit"), ("Slower.", "slower"), ("Speak faster.", "faster"), ("Continue.", "resume"),
     ("Carry on.", "resume"), ("More detail.", "verbose"), ("Less detail.", "terse"),
+    ("What did you hear?", "heard"),
 ]
 
 
