@@ -288,6 +288,26 @@ def test_one_misfit_name_word_makes_a_hearing_doubtful(game, voices, text):
     assert hearing.doubtful and not as_heard(game[3], hearing, "Alice", None, "cards").is_move
 
 
+def test_a_misfit_name_word_is_never_played_unconfirmed(game, voices, monkeypatch):
+    """Table talk naming a card not in the deck ("Mr. Greedy") decodes as one that is ("mister
+    grits"); once it fitted as a whole as well as a real request (-3.8), and was played. A name word
+    that fits that badly now makes any Hearing unsure: with the phrase bar lowered below both
+    phrases here, the real request is sure and the sound-alike is not, and it is asked about."""
+    from voicegame.speech import pocketsphinx_backend
+    from voicegame.table.session import as_heard
+
+    monkeypatch.setattr(pocketsphinx_backend, "SURE_MARGIN", -20.0)
+    r = _recognizer(game)
+    r.hear(voices.render("Ben, is Mrs. Bun at home?"))  # a first utterance, as in a game (live CMN)
+    real = r.hear(voices.render("Is Mister Grits at home, Cara?"))
+    assert real.sure and r.last_word_margin >= pocketsphinx_backend.SURE_WORD_MARGIN
+    hearing = r.hear(voices.render("Is Mr. Greedy at home, Cara?"))
+    assert hearing.texts() == ["is mister grits at home cara"] and not hearing.doubtful
+    assert r.last_word_margin < pocketsphinx_backend.SURE_WORD_MARGIN and not hearing.sure
+    result = as_heard(game[3], hearing, "Alice", None, "cards")
+    assert result.intent == "ask" and result.confirm and not result.is_move
+
+
 def test_the_rejection_threshold_follows_the_noise(game, voices):
     """Noise lowers every margin, requests' most: the threshold drops with the utterance's SNR."""
     from voicegame.speech.pocketsphinx_backend import QUIET_SNR, REJECT_MARGIN
