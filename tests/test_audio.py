@@ -206,6 +206,76 @@ def test_vad_ignores_noise_and_adapts_to_louder_noise():
     assert len(found) <= 1
 
 
+def _steady_noise(n: int, color: str, rms: float, seed: int = 5) -> np.ndarray:
+    """Steady noise: white, pink (power falling 3 dB an octave, like a fan) or a mains hum
+    (50 Hz and its harmonics) over quiet pink noise."""
+    rng = np.random.default_rng(seed)
+    white = rng.standard_normal(n)
+    if color == "white":
+        noise = white
+    else:
+        freqs = np.fft.rfftfreq(n, 1 / SAMPLE_RATE)
+        noise = np.fft.irfft(np.fft.rfft(white) / np.sqrt(np.maximum(freqs, 20.0)), n)
+        if color == "hum":
+            t = np.arange(n) / SAMPLE_RATE
+            hum = sum(np.sin(2 * np.pi * 50 * k * t) / k for k in range(1, 8))
+            noise = noise / noise.std() * 0.3 + hum / hum.std()
+    return noise / noise.std() * rms
+
+
+@pytest.fixture(scope="module")
+def two_requests():
+    """Two requests in the neural voice (hibari-tts, close to a person), 1 s of silence around
+    each, as 16 kHz PCM; and where speech really starts and ends (seconds)."""
+    pytest.importorskip("hibari", reason="hibari-tts is not installed (pip install hibari-tts)")
+    from voicegame.speech.render import speech_pcm
+
+    parts, truth, t = [np.zeros(SAMPLE_RATE)], [], 1.0
+    for text in ("Ben, is Mrs. Bun at home?", "Have you got Miss Soot the Sweep's daughter, Cara?"):
+        x = samples(speech_pcm(text, "hibari"))
+        loud = np.nonzero(np.abs(x) > 200)[0]
+        truth.append((t + loud[0] / SAMPLE_RATE, t + loud[-1] / SAMPLE_RATE))
+        parts += [x, np.zeros(SAMPLE_RATE)]
+        t += len(x) / SAMPLE_RATE + 1.0
+    return np.concatenate(parts).astype("<i2").tobytes(), truth
+
+
+@pytest.mark.parametrize("color", ["white", "pink"])
+def test_vad_hears_a_voice_only_5_db_over_steady_noise(two_requests, color):
+    """A fan or running water as loud as 5 dB under the voice: the voice is seldom 12 dB louder
+    than the noise, but its spectrum stands out from the noise's own, and both requests are found
+    whole (the plain energy test found neither)."""
+    from voicegame.speech.render import active_power
+
+    pcm, truth = two_requests
+    x = samples(pcm)
+    x = x + _steady_noise(len(x), color, np.sqrt(active_power(pcm) / 10 ** 0.5))
+    found = list(utterances(chunks(np.clip(x, -32768, 32767).astype("<i2").tobytes())))
+    assert len(found) == 2, [(u.start, u.speech_end) for u in found]
+    for u, (start, end) in zip(found, truth):
+        assert abs(u.start - start) < 0.15 and u.detected > end, (u.start, u.detected, start, end)
+
+
+@pytest.mark.parametrize("color", ["white", "pink", "hum"])
+def test_vad_steady_noise_alone_starts_nothing(color):
+    """However loud, a steady noise alone never looks like speech, even to the spectral test."""
+    for rms in (100.0, 3000.0):
+        pcm = np.clip(_steady_noise(20 * SAMPLE_RATE, color, rms), -32768, 32767).astype("<i2").tobytes()
+        assert list(utterances(chunks(pcm))) == [], (color, rms)
+
+
+@pytest.mark.parametrize("before, after", [("white", "pink"), ("white", "hum"), ("pink", "white")])
+def test_vad_a_fan_switched_on_is_one_short_sound(before, after):
+    """A new steady noise 10 dB over a quiet one, of another colour, stands out from the old noise
+    at first; a second as steady as that is not a voice: the utterance ends there (the recognizer
+    then turns the noise down) and the new noise is learnt, instead of holding the microphone open."""
+    quiet = _steady_noise(3 * SAMPLE_RATE, before, 100.0, seed=1)
+    fan = _steady_noise(12 * SAMPLE_RATE, after, 316.0, seed=2)
+    pcm = np.clip(np.concatenate([quiet, fan]), -32768, 32767).astype("<i2").tobytes()
+    found = list(utterances(chunks(pcm)))
+    assert len(found) <= 1 and all(u.detected - u.start < 1.5 for u in found), [(u.start, u.detected) for u in found]
+
+
 def test_push_to_talk_is_the_audio_between_two_keys():
     ptt = PushToTalk()
     a, b, c = (bytes([i]) * 960 for i in (1, 2, 3))

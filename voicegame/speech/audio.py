@@ -400,11 +400,20 @@ class Segmenter:
     quiet frames quickly and louder background slowly, and is frozen during speech; an utterance
     cut at ``max_utterance`` resets it to the quietest frame heard, so a noise that got louder
     and stayed cannot hold the detector open for ever.
+
+    In steady noise (a fan, running water: the background's loudness varies by less than
+    ``steady_db``) a frame whose spectrum stands out from the noise's own needs only the
+    ``steady_*_margin_db`` margins: a voice 5 dB over white noise is rarely 12 dB louder than it,
+    yet its harmonics and formants rise far above the noise in their own bands (measured on the
+    benchmark's neural-voice requests: white noise at 5 dB SNR, 145 of 160 found whole against
+    none; at 10 dB 156 against 151, fewer quiet last words cut). Babble is not steady, so it keeps
+    the plain margins (speech over babble also stands out, and would hold utterances open).
     """
 
     def __init__(self, *, frame_ms: int = 30, end_silence: float = 0.5, start_frames: int = 3,
                  start_margin_db: float = 12.0, continue_margin_db: float = 6.0, min_level_db: float = -50.0,
-                 pre_roll: float = 0.25, max_utterance: float = 15.0) -> None:
+                 pre_roll: float = 0.25, max_utterance: float = 15.0, steady_db: float = 1.5,
+                 steady_start_margin_db: float = 4.0, steady_continue_margin_db: float = 2.0) -> None:
         self.frame = SAMPLE_RATE * frame_ms // 1000
         self.frame_s = self.frame / SAMPLE_RATE
         self.end_frames = max(1, round(end_silence / self.frame_s))
@@ -415,6 +424,13 @@ class Segmenter:
         self.max_frames = round(max_utterance / self.frame_s)
         self._history: collections.deque[bytes] = collections.deque(maxlen=round(pre_roll / self.frame_s))
         self.noise_floor_db: float | None = None
+        self.steady_db = steady_db
+        self.steady_start_margin_db = steady_start_margin_db
+        self.steady_continue_margin_db = steady_continue_margin_db
+        self._noise_spectrum: np.ndarray | None = None  # power per FFT bin, of frames near the floor
+        self._noise_count = 0  # frames the spectrum was learnt from
+        self._noise_levels: collections.deque[float] = collections.deque(maxlen=round(1.0 / self.frame_s))
+        self._window = np.hanning(self.frame)
         self._pending = b""
         self._frames = 0  # frames consumed so far (the stream clock)
         self.reset()
@@ -427,6 +443,7 @@ class Segmenter:
         self._start_frame = 0
         self._last_voiced = 0
         self._quietest = 0.0
+        self._levels: collections.deque[float] = collections.deque(maxlen=round(1.0 / self.frame_s))  # in speech
         self._history.clear()
 
     @property
@@ -436,6 +453,44 @@ class Segmenter:
     def _energy_db(self, frame: bytes) -> float:
         x = np.frombuffer(frame, "<i2").astype(np.float64)
         return 10 * math.log10(float(np.mean(x * x)) / 32768.0**2 + 1e-10)
+
+    def _spectrum(self, frame: bytes) -> np.ndarray:
+        """Power per FFT bin from about 130 Hz to 6.6 kHz, where a voice's harmonics and formants are."""
+        x = np.frombuffer(frame, "<i2").astype(np.float64) * self._window
+        n = self.frame
+        return np.abs(np.fft.rfft(x)[4 * n // 480 : 200 * n // 480]) ** 2 + 1.0
+
+    def _stands_out(self, spectrum: np.ndarray) -> bool:
+        """Whether the frame's spectrum, divided by the noise's own, is far from flat (under 0.3,
+        where noise alone gives about 0.56, the flatness of a random spectrum): a voice's harmonics
+        and formants, not more of the noise). Not until the noise's spectrum is known: half a
+        second of it."""
+        if self._noise_count < self._noise_levels.maxlen // 2:
+            return False
+        ratio = spectrum / self._noise_spectrum
+        return math.exp(float(np.mean(np.log(ratio)))) / float(np.mean(ratio)) < 0.3
+
+    def _margins(self, stands_out: bool) -> tuple[float, float]:
+        """(start, continue) margins over the floor for this frame: the lower ones in steady noise
+        for a frame that stands out from it, or that follows one that began an utterance's first
+        frames (syllables rise and fall: three frames in a row seldom all stand out)."""
+        steady = float(np.std(self._noise_levels)) < self.steady_db if self._noise_levels else False
+        if steady and (stands_out or self._candidate):
+            return self.steady_start_margin_db, self.steady_continue_margin_db
+        return self.start_margin_db, self.continue_margin_db
+
+    def _learn_noise(self, spectrum: np.ndarray, stands_out: bool, e: float, floor: float) -> None:
+        """Follow the noise's spectrum and loudness between utterances, in frames near the floor
+        that do not stand out from it (not a knock, not the start of a word). How steady it is
+        counts every frame that would not keep an utterance going: babble's louder moments too."""
+        if e >= floor + self.continue_margin_db:
+            return
+        self._noise_levels.append(e)
+        if e < floor + 3.0 and not stands_out:
+            self._noise_count += 1
+            weight = max(0.1, 1 / self._noise_count)  # the mean of the first frames, then a moving one
+            old = self._noise_spectrum
+            self._noise_spectrum = spectrum if old is None else (1 - weight) * old + weight * spectrum
 
     def push(self, pcm: bytes) -> list[Event]:
         data = self._pending + pcm
@@ -469,8 +524,12 @@ class Segmenter:
         if self.noise_floor_db is None:
             self.noise_floor_db = e
         floor = self.noise_floor_db
+        spectrum = self._spectrum(frame)
+        stands_out = self._stands_out(spectrum)
+        start_margin, continue_margin = self._margins(stands_out)
         if self._speech is None:
-            if e >= max(floor + self.start_margin_db, self.min_level_db):
+            self._learn_noise(spectrum, stands_out, e, floor)
+            if e >= max(floor + start_margin, self.min_level_db):
                 self._candidate.append(frame)
                 if len(self._candidate) >= self.start_frames:
                     self._speech = list(self._history) + self._candidate
@@ -488,7 +547,8 @@ class Segmenter:
             return None
         self._speech.append(frame)
         self._quietest = min(self._quietest, e)
-        if e >= max(floor + self.continue_margin_db, self.min_level_db - 6):
+        self._levels.append(e)
+        if e >= max(floor + continue_margin, self.min_level_db - 6):
             self._quiet = 0
             self._last_voiced = self._frames
         else:
@@ -497,6 +557,13 @@ class Segmenter:
             return self._end()
         if len(self._speech) >= self.max_frames:
             self.noise_floor_db = self._quietest
+            return self._end()
+        if len(self._levels) == self._levels.maxlen and float(np.std(self._levels)) < self.steady_db:
+            # A second as steady as a fan is not a voice (syllables rise and fall) but a new noise,
+            # such as a fan switched on: the utterance ends, and the noise is learnt afresh.
+            self.noise_floor_db = float(np.mean(self._levels))
+            self._noise_count = 0
+            self._noise_levels.clear()
             return self._end()
         return None
 
