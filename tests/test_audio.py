@@ -256,6 +256,22 @@ def test_vad_hears_a_voice_only_5_db_over_steady_noise(two_requests, color):
         assert abs(u.start - start) < 0.15 and u.detected > end, (u.start, u.detected, start, end)
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_vad_other_people_talking_do_not_hold_an_utterance_open(two_requests, seed):
+    """Six people talking 20 dB under the player: their talk is not steady, and its loud moments
+    would keep an utterance going for seconds after the player stopped (one request in ten waited
+    three seconds or more for its reply). Under the loudest tenth of the room's talk (plus 3 dB) a
+    frame does not keep it going: each request ends half a second or so after its last word."""
+    from voicegame.speech.render import mix_noise
+
+    pcm, truth = two_requests
+    pcm = mix_noise(pcm + bytes(2 * 3 * SAMPLE_RATE), 20, "babble", seed=seed)
+    found = list(utterances(chunks(pcm)))
+    assert len(found) == 2, [(u.start, u.detected) for u in found]
+    for u, (start, end) in zip(found, truth):
+        assert abs(u.start - start) < 0.15 and end < u.detected < end + 0.8, (u.start, u.detected, start, end)
+
+
 @pytest.mark.parametrize("color", ["white", "pink", "hum"])
 def test_vad_steady_noise_alone_starts_nothing(color):
     """However loud, a steady noise alone never looks like speech, even to the spectral test."""
