@@ -292,6 +292,30 @@ def test_vad_a_fan_switched_on_is_one_short_sound(before, after):
     assert len(found) <= 1 and all(u.detected - u.start < 1.5 for u in found), [(u.start, u.detected) for u in found]
 
 
+@pytest.mark.parametrize("opening", ["digital silence", "another noise"])
+def test_vad_a_short_bump_in_steady_noise_starts_nothing(opening):
+    """The noise's spectrum is learnt from the room itself: not from the digital silence of a
+    microphone opening (then a hum at -55 dBFS, too quiet to count as a sound), and afresh when the
+    noise changes (white to hum at -40 dBFS). Otherwise every frame would stand out from it, and a
+    chair creaking (the noise 6 dB louder for 120 ms) would start an utterance."""
+    quiet = opening == "digital silence"
+    first = np.zeros(SAMPLE_RATE * 6 // 10) if quiet else _steady_noise(3 * SAMPLE_RATE, "white", 300.0, seed=1)
+    room = _steady_noise(8 * SAMPLE_RATE, "hum", 58.0 if quiet else 300.0, seed=2)
+    bump = slice(6 * SAMPLE_RATE, 6 * SAMPLE_RATE + SAMPLE_RATE * 12 // 100)
+    room[bump] *= 10 ** (6 / 20)
+    pcm = np.clip(np.concatenate([first, room]), -32768, 32767).astype("<i2").tobytes()
+    found = list(utterances(chunks(pcm)))  # the noise starting after digital silence is one short sound
+    assert [(u.start, u.detected) for u in found if u.start > 2.0] == []
+
+
+def test_vad_a_long_end_silence_is_not_cut_by_the_fan_rule(two_requests):
+    """A quiet pause is steady too, but not loud: with ``end_silence`` 2.5 s, two requests with
+    about 1.6 s of silence between them are one utterance."""
+    pcm, truth = two_requests
+    found = list(utterances(chunks(pcm), end_silence=2.5))
+    assert len(found) == 1 and found[0].detected > truth[1][1], [(u.start, u.detected) for u in found]
+
+
 def test_push_to_talk_is_the_audio_between_two_keys():
     ptt = PushToTalk()
     a, b, c = (bytes([i]) * 960 for i in (1, 2, 3))

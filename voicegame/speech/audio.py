@@ -49,6 +49,7 @@ OUTPUT_LOST = "The loudspeaker stopped working, so I'll show what I would say as
 NO_PORTAUDIO = "The sound library PortAudio is not installed, so we'll use the keyboard and text."
 
 BYTES_PER_SECOND = SAMPLE_RATE * 2
+_DIGITAL_SILENCE_DB = -90.0  # frames this quiet are a microphone opening or padding, not a room
 
 
 # --------------------------------------------------------------------------- devices
@@ -434,6 +435,7 @@ class Segmenter:
         self.steady_continue_margin_db = steady_continue_margin_db
         self._noise_spectrum: np.ndarray | None = None  # power per FFT bin, of frames near the floor
         self._noise_count = 0  # frames the spectrum was learnt from
+        self._odd = 0  # frames near the floor in a row that stood out from that spectrum
         self._room: collections.deque[float] = collections.deque(maxlen=round(3.0 / self.frame_s))
         self._noise_levels: collections.deque[float] = collections.deque(maxlen=round(1.0 / self.frame_s))
         self._window = np.hanning(self.frame)
@@ -479,7 +481,8 @@ class Segmenter:
 
     def _steady(self) -> bool:
         """Whether the room's noise, between utterances, varies by less than ``steady_db``."""
-        return bool(self._noise_levels) and float(np.std(self._noise_levels)) < self.steady_db
+        levels = self._noise_levels
+        return len(levels) >= levels.maxlen // 2 and float(np.std(levels)) < self.steady_db
 
     def _talk_level(self) -> float:
         """Where other people's talk (noise that is not steady) would hold an utterance open: 3 dB
@@ -499,11 +502,18 @@ class Segmenter:
     def _learn_noise(self, spectrum: np.ndarray, stands_out: bool, e: float, floor: float) -> None:
         """Follow the noise's spectrum and loudness between utterances, in frames near the floor
         that do not stand out from it (not a knock, not the start of a word). How steady it is
-        counts every frame that would not keep an utterance going: babble's louder moments too."""
+        counts every frame that would not keep an utterance going: babble's louder moments too.
+        Digital silence (a microphone opening) is not the room's noise, and a second of frames near
+        the floor that all stand out means the noise changed: its spectrum is learnt afresh."""
         if e >= floor + self.continue_margin_db:
             return
         self._noise_levels.append(e)
-        if e < floor + 3.0 and not stands_out:
+        if e < floor + 3.0 and stands_out:
+            self._odd += 1
+            if self._odd >= self._noise_levels.maxlen:
+                self._noise_count = self._odd = 0
+        if e < floor + 3.0 and not stands_out and e > _DIGITAL_SILENCE_DB:
+            self._odd = 0
             self._noise_count += 1
             weight = max(0.1, 1 / self._noise_count)  # the mean of the first frames, then a moving one
             old = self._noise_spectrum
@@ -576,9 +586,11 @@ class Segmenter:
             return self._end()
         if len(self._speech) >= self.max_frames:
             self.noise_floor_db = self._quietest
+            self._noise_count = 0
             return self._end()
-        if len(self._levels) == self._levels.maxlen and float(np.std(self._levels)) < self.steady_db:
-            # A second as steady as a fan is not a voice (syllables rise and fall) but a new noise,
+        if len(self._levels) == self._levels.maxlen and float(np.std(self._levels)) < self.steady_db \
+                and float(np.mean(self._levels)) >= floor + self.continue_margin_db:
+            # A loud second as steady as a fan is not a voice (syllables rise and fall) but a new noise,
             # such as a fan switched on: the utterance ends, and the noise is learnt afresh.
             self.noise_floor_db = float(np.mean(self._levels))
             self._noise_count = 0
