@@ -23,6 +23,7 @@ from voicegame.speech.audio import (
     Segmenter,
     StdinSource,
     WavSource,
+    _to_pcm16,
     utterances,
 )
 from voicegame.speech.base import SAMPLE_RATE, SpeechError
@@ -250,7 +251,7 @@ def test_vad_hears_a_voice_only_5_db_over_steady_noise(two_requests, color):
     pcm, truth = two_requests
     x = samples(pcm)
     x = x + _steady_noise(len(x), color, np.sqrt(active_power(pcm) / 10 ** 0.5))
-    found = list(utterances(chunks(np.clip(x, -32768, 32767).astype("<i2").tobytes())))
+    found = list(utterances(chunks(_to_pcm16(x))))
     assert len(found) == 2, [(u.start, u.speech_end) for u in found]
     for u, (start, end) in zip(found, truth):
         assert abs(u.start - start) < 0.15 and u.detected > end, (u.start, u.detected, start, end)
@@ -276,7 +277,7 @@ def test_vad_other_people_talking_do_not_hold_an_utterance_open(two_requests, se
 def test_vad_steady_noise_alone_starts_nothing(color):
     """However loud, a steady noise alone never looks like speech, even to the spectral test."""
     for rms in (100.0, 3000.0):
-        pcm = np.clip(_steady_noise(20 * SAMPLE_RATE, color, rms), -32768, 32767).astype("<i2").tobytes()
+        pcm = _to_pcm16(_steady_noise(20 * SAMPLE_RATE, color, rms))
         assert list(utterances(chunks(pcm))) == [], (color, rms)
 
 
@@ -287,7 +288,7 @@ def test_vad_a_fan_switched_on_is_one_short_sound(before, after):
     then turns the noise down) and the new noise is learnt, instead of holding the microphone open."""
     quiet = _steady_noise(3 * SAMPLE_RATE, before, 100.0, seed=1)
     fan = _steady_noise(12 * SAMPLE_RATE, after, 316.0, seed=2)
-    pcm = np.clip(np.concatenate([quiet, fan]), -32768, 32767).astype("<i2").tobytes()
+    pcm = _to_pcm16(np.concatenate([quiet, fan]))
     found = list(utterances(chunks(pcm)))
     assert len(found) <= 1 and all(u.detected - u.start < 1.5 for u in found), [(u.start, u.detected) for u in found]
 
@@ -303,7 +304,7 @@ def test_vad_a_short_bump_in_steady_noise_starts_nothing(opening):
     room = _steady_noise(8 * SAMPLE_RATE, "hum", 58.0 if quiet else 300.0, seed=2)
     bump = slice(6 * SAMPLE_RATE, 6 * SAMPLE_RATE + SAMPLE_RATE * 12 // 100)
     room[bump] *= 10 ** (6 / 20)
-    pcm = np.clip(np.concatenate([first, room]), -32768, 32767).astype("<i2").tobytes()
+    pcm = _to_pcm16(np.concatenate([first, room]))
     found = list(utterances(chunks(pcm)))  # the noise starting after digital silence is one short sound
     assert [(u.start, u.detected) for u in found if u.start > 2.0] == []
 
