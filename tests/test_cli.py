@@ -218,3 +218,15 @@ def test_a_bad_seat_is_refused_with_a_sentence(seat, message):
     proc = run_cli("play", "--players", "Alice,Ben", "--seed", "7", "--no-save", "--seat", seat, stdin="quit\n")
     assert proc.returncode == 2
     assert message in proc.stderr
+
+
+def test_children_must_be_playing_and_the_config_files_children_only_when_here(tmp_path):
+    proc = run_cli("play", "--players", "Alice,Ben", "--seed", "7", "--no-save", "--child", "Zed", stdin="quit\n")
+    assert proc.returncode == 2
+    assert "There is no human player called Zed for --child" in proc.stderr
+    config = tmp_path / "config.toml"
+    config.write_text('children = ["Sam"]\n', "utf-8")
+    proc = run_cli("play", "--players", "Alice,Ben", "--seed", "7", "--no-save", "--child", "alice",
+                   stdin="status\nquit\n", env={"VOICEGAME_CONFIG": str(config)})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "Game stopped."

@@ -94,6 +94,21 @@ def test_cli_values_keeps_only_the_options_given():
     assert cli_values(args) == {"players": ["Alice", "Ben"], "rules": "dutch", "voice": "on"}
 
 
+def test_children_from_the_file_and_the_command_line(cfg):
+    _write(cfg, 'players = ["Sam", "Mum"]\nchildren = ["Sam", " Sam "]\n')
+    assert load_settings().children == ("Sam",)
+    args = argparse.Namespace(children=["Tom, Ann", "Bo"])
+    assert cli_values(args) == {"children": ["Tom", "Ann", "Bo"]}
+    assert load_settings(cli_values(args)).source("children") == "command line"
+
+
+@pytest.mark.parametrize("text", ['children = "Sam"\n', "children = [1]\n", 'children = [""]\n'])
+def test_children_must_be_a_list_of_names(cfg, text):
+    _write(cfg, text)
+    with pytest.raises(ConfigError, match="children"):
+        load_settings()
+
+
 def test_cli_values_no_voice_and_seats():
     args = argparse.Namespace(voice=False, verbose=True, rate=200, seat=["Alice=terminal", "Ben = USB Headset"])
     assert cli_values(args) == {"voice": "off", "verbose": True, "rate": 200,
@@ -234,6 +249,7 @@ def test_config_lines_show_every_setting_and_its_source(cfg):
         "asr = auto  (from: default)",
         f"verbose = true  (from: {cfg})",
         "polite_reminder = false  (from: default)",
+        "children = none  (from: default)",
         "rate = 170  (from: default)",
         f"seats = Alice: terminal, Ben: 1  (from: {cfg})",
     ]
@@ -258,7 +274,7 @@ def test_every_line_of_the_starter_file_works_once_uncommented(cfg):
                             for line in cfg.read_text("utf-8").splitlines())
     data = tomllib.loads(uncommented)
     assert set(data) == {"players", "bots", "level", "deck", "rules", "lang", "voice", "asr", "verbose",
-                         "polite_reminder", "rate", "seats"}
+                         "polite_reminder", "children", "rate", "seats"}
     cfg.write_text(uncommented, "utf-8")
     settings = load_settings()
     assert settings.bots == 2 and settings.source("bots") == str(cfg)

@@ -455,6 +455,53 @@ def test_table_talk_heard_as_yes_while_a_question_waits_is_let_pass():
     assert voice.recognizer.last_margin > -40 and len(printed) == 2, printed  # the party line was let pass
 
 
+def test_on_a_childs_turn_the_voice_listens_for_a_child():
+    """A young child's request and answer (the neural voice made a child's) are heard on their own
+    turn, once the table knows the child: the request is asked about, the answer taken."""
+    import shutil
+
+    from voicegame.speech.pocketsphinx_backend import CHILD_WARP, PocketSphinxRecognizer
+    from voicegame.speech.render import as_a_child, speech_pcm
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.voice import VoiceIO
+    from voicegame.understanding import Understander
+
+    if shutil.which("sox") is None:
+        pytest.skip("sox is not installed (apt-get install sox): it makes the child's voice")
+    game = Game(["Alice", "Ben", "Cara", "Dan"], rules=profile("guide"), seed=1)
+    understander = Understander(game.deck, game.players)
+    audio = b"".join(_silence(0.4) + as_a_child(speech_pcm(words)) + _silence(0.9)
+                     for words in ("Dan, may I have the baker's son?", "Yes."))
+    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None),
+                    [audio[i : i + CHUNK] for i in range(0, len(audio), CHUNK)], lambda line: None,
+                    understander=understander)
+    voice.children = {"Alice"}
+    voice.listen_to("Ben")
+    assert voice.recognizer._raw.warp == 1.0
+    voice.listen_to("Alice")
+    assert voice.recognizer._raw.warp == CHILD_WARP
+    request = voice.read()
+    heard = understander.understand(request.texts(), asker="Alice")
+    assert (heard.intent, heard.target, heard.card) == ("ask", "Dan", "bun:master") and not request.sure
+    voice.expect("yes_no")
+    answer = voice.read()
+    assert understander.understand(answer.texts()).intent == "yes" and not answer.doubtful
+
+
+def test_a_yes_the_recognizer_doubts_is_let_pass_only_from_a_child():
+    from dataclasses import replace
+
+    from voicegame.table.voice import doubted_yes, worth_hearing
+    from voicegame.understanding import Understander
+
+    game = Game(["Alice", "Ben"], rules=profile("guide"), seed=1)
+    understander = Understander(game.deck, game.players)
+    yep = Hearing((Alternative("yep", 0.2),), doubtful=True)
+    assert doubted_yes(yep, understander) and worth_hearing(yep, understander)
+    assert not doubted_yes(replace(yep, doubtful=False), understander)
+    assert not doubted_yes(replace(yep, alternatives=(Alternative("no", 0.2),)), understander)
+
+
 def test_the_table_says_when_listening_falls_back_on_a_slow_computer():
     """When decoding cannot keep up (here: any decoding is "too slow"), the recognizer listens
     more simply, and the table tells the players so, out loud and in the game's language, once;

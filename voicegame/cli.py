@@ -125,6 +125,8 @@ def _use_settings(args: argparse.Namespace, settings: Settings) -> None:
     args.voice = {"auto": None, "on": True, "off": False}[settings.voice]
     args.seat = [f"{name}={where}" for name, where in settings.seat_map.items()
                  if settings.source("seats") == COMMAND_LINE or name in settings.players]  # the file's: if here
+    args.children = [name for name in settings.children
+                     if settings.source("children") == COMMAND_LINE or name in settings.players]
 
 
 def _talk_set_up(settings: Settings, voice: VoiceIO | None) -> Settings | None:
@@ -160,13 +162,14 @@ def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None
     humans = [p for p in game.players if p not in levels]
     try:
         seats = _seats(args.seat or [], humans)
+        children = _children(args.children or [], humans)
     except ValueError as exc:
         return _fail(str(exc))
     table = TextTable(game, levels, _read_line, Lines(_out), verbose=args.verbose, journal=journal, lang=lang,
                       polite_reminder=args.polite_reminder, history=not args.no_history)
     if voice is None and args.voice is not False and humans:
         voice = _open_voice(args, lang)
-    if not (voice is not None and humans and _use_voice(table, voice, seats)):
+    if not (voice is not None and humans and _use_voice(table, voice, seats, children)):
         table.out = Lines(_out, _seat_channels(seats))
     return _run_table(table)
 
@@ -184,6 +187,18 @@ def _seats(specs: list[str], humans: list[str]) -> dict[str, str]:
                              f"The human players are {', '.join(humans) or 'none'}.")
         seats[found[0]] = where.strip()
     return seats
+
+
+def _children(names: list[str], humans: list[str]) -> list[str]:
+    """``--child NAME`` options, as the human players' own names."""
+    found = []
+    for name in names:
+        match = [h for h in humans if h.casefold() == name.casefold()]
+        if not match:
+            raise ValueError(f"There is no human player called {name} for --child. "
+                             f"The human players are {', '.join(humans) or 'none'}.")
+        found.append(match[0])
+    return found
 
 
 def _seat_channels(seats: dict[str, str], voice: Voice | None = None) -> dict[str, Callable[[str], None]]:
@@ -252,9 +267,9 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
                    push_to_talk=push_to_talk)
 
 
-def _use_voice(table: TextTable, voice: VoiceIO, seats: dict[str, str]) -> bool:
-    """Let the table speak and listen through ``voice``; False (and typing) if the game's words
-    cannot be loaded into the recognizer."""
+def _use_voice(table: TextTable, voice: VoiceIO, seats: dict[str, str], children: list[str]) -> bool:
+    """Let the table speak and listen through ``voice`` (to ``children`` as young children); False
+    (and typing) if the game's words cannot be loaded into the recognizer."""
     from voicegame.speech.base import SpeechError
     from voicegame.speech.tts import assign_voices
 
@@ -270,6 +285,7 @@ def _use_voice(table: TextTable, voice: VoiceIO, seats: dict[str, str]) -> bool:
         _out(f"Private lines of {', '.join(unseated)} (hands, help) are shown on the screen only, not spoken. "
              "To hear them privately, give each player headphones: --seat Alice=USB Headset.")
     voice.seats = _seat_channels(seats, voice.speaker.voice)
+    voice.children = set(children)
     table.read_line = voice.read
     table.out = voice
     table.speech = voice
@@ -549,6 +565,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--asr", help="recognizer: auto, vosk, pocketsphinx, or text to speak but read the keyboard"
                    " (default auto)")
     p.add_argument("--audio-in", metavar="FILE.wav|-", help="listen to a recording or raw 16 kHz PCM on stdin")
+    p.add_argument("--child", dest="children", action="append", metavar="NAME",
+                   help="NAME is a young child: listen for a child's voice on their turns (once per child)")
     p.add_argument("--polite-reminder", action="store_true", default=None,
                    help="for young players: a request without please is asked again, not played")
     _add_game_options(p, rules=None)

@@ -56,6 +56,7 @@ class Settings:
     asr: str = "auto"
     verbose: bool = False
     polite_reminder: bool = False
+    children: tuple[str, ...] = ()  # human players who are young children: heard as a child's voice
     rate: int = 170
     seats: tuple[tuple[str, str | int], ...] = ()  # (player, "terminal" | "none" | device name or index)
     sources: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), compare=False, repr=False)
@@ -96,6 +97,7 @@ EXAMPLES = {
     "asr": 'asr = "auto"',
     "verbose": "verbose = false",
     "polite_reminder": "polite_reminder = false",
+    "children": 'children = ["Sam"]',
     "rate": "rate = 170",
     "seats": 'a [seats] table with one line per player, like Alice = "terminal"',
 }
@@ -165,6 +167,8 @@ def cli_values(args: Any) -> dict[str, Any]:
             continue
         if name == "players" and isinstance(value, str):
             value = [p.strip() for p in value.split(",") if p.strip()]
+        if name == "children":  # --child Sam --child Tom, or --child Sam,Tom
+            value = [c.strip() for given in value for c in given.split(",") if c.strip()]
         values[name] = value
     if getattr(args, "seat", None):
         seats = {}
@@ -273,6 +277,12 @@ def _check(key: str, value: Any, where: str, base: Path) -> Any:
         if len(names) > MAX_PLAYERS:
             raise ConfigError(f"{where}players names {len(names)} people, but a game has at most {MAX_PLAYERS}.")
         return tuple(names)
+    if key == "children":
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise wrong("a list of names in quotes")
+        if any(not v.strip() for v in value):
+            raise ConfigError(f"{where}children has an empty name. Write it like this: {example}.")
+        return tuple(dict.fromkeys(v.strip() for v in value))
     if key in ("bots", "rate"):
         if isinstance(value, bool) or not isinstance(value, int):
             raise wrong("a whole number")
@@ -354,6 +364,8 @@ def _shown(settings: Settings, name: str) -> str:
         return f"{settings.deck_name} (the deck of the {settings.rules} rules)"
     if name == "seats":
         return ", ".join(f"{p}: {s}" for p, s in value) if value else "none set"
+    if name == "children":
+        return ", ".join(value) if value else "none"
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
@@ -383,6 +395,7 @@ def example_text() -> str:
         "asr": f"Speech recognizer: {', '.join(BACKENDS)}.",
         "verbose": "Full card names and more detail.",
         "polite_reminder": "For young players: a request without please is asked again, not played.",
+        "children": "Players who are young children: their turns are heard as a child's voice.",
         "rate": f"Speaking speed in words a minute, {RATE_RANGE[0]} to {RATE_RANGE[1]}.",
     }
     out = ["# voicegame settings. Remove the # in front of a line to use it.",

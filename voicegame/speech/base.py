@@ -81,6 +81,11 @@ class Recognizer:
         """Words of the list the model cannot recognize (to report at start-up)."""
         return []
 
+    def set_child_voice(self, child: bool) -> None:
+        """Listen for a young child's voice (True) or a grown-up's from the next utterance on: a
+        child's formants sit higher than those of the voices a model learnt from. A backend that
+        cannot adapt to that ignores it."""
+
     def take_notice(self) -> str | None:
         """Once, the key of a prompt for the players about a change in how the recognizer listens
         ("slow_computer": it fell back to a cheaper way); the next call returns None."""

@@ -223,6 +223,8 @@ WORD_REJECT = -40.0  # a name word whose own margin is below this makes the Hear
 COMMAND_REJECT = -40.0  # below it (in quiet) a Hearing is stray: not even a command
 SURE_MARGIN = -4.0  # at or above it a Hearing is ``sure`` (requests are played without confirming)
 SURE_WORD_MARGIN = -30.0  # ... if no name word after the first fits worse than this (round 8)
+CHILD_WARP = 1.5  # a child's voice: frequencies divided by this before the filterbank (round 9)
+CHILD_SLACK = 8.0  # ... and every rejection threshold this much lower, but nothing is ever ``sure``
 _MARGIN_SCALE = 5.0  # confidence = logistic((margin - SURE_MARGIN) / scale)
 _NOT_SPEECH = ("<", "[", "(", "+")  # segments that are silence or noise fillers, not words
 _NOT_WORDS = re.compile(r"<[^>]*>|/[^/]*/|[()\[\]|;*+=]")
@@ -280,6 +282,22 @@ class _Decoding:
         self.loop = pocketsphinx.Decoder(lm=None, allphone=os.path.join(model, "en-us", "en-us-phone.lm.bin"),
                                          lw=2.0, **common)
         self.log = self.grammar.get_logmath().log
+        self.warp = 1.0
+        self._means: dict[tuple[int, float], str] = {}  # (decoder, warp) -> its cepstral mean when last left
+
+    def set_warp(self, warp: float) -> None:
+        """Divide the frequency axis by ``warp`` before the filterbank (1.0: as the model was
+        trained). Each warp keeps its own cepstral mean, so players taking turns do not each start
+        afresh (only the mean can be set back, not its running sums: close, not equal; round 9)."""
+        for decoder in (self.grammar, self.loop):
+            self._means[(id(decoder), self.warp)] = decoder.get_cmn(True)
+            decoder.config["warp_type"] = "inverse_linear"
+            decoder.config["warp_params"] = str(warp)
+            decoder.reinit_feat()
+            mean = self._means.get((id(decoder), warp))
+            if mean is not None:
+                decoder.set_cmn(mean)
+        self.warp = warp
 
     def start(self) -> None:
         self.grammar.start_utt()
@@ -458,6 +476,16 @@ class PocketSphinxRecognizer(Recognizer):
         notice, self._notice = self._notice, None
         return notice
 
+    def set_child_voice(self, child: bool) -> None:
+        """Warp the frequency axis by ``CHILD_WARP`` for a child, or not, from the next utterance
+        on (about a millisecond); drops any utterance in progress."""
+        warp = CHILD_WARP if child else 1.0
+        if warp == self._raw.warp:
+            return
+        self.reset()
+        self._raw.set_warp(warp)
+        self._denoised.set_warp(warp)
+
     def _variant(self, word: str) -> tuple[str, str] | None:
         """``word``'s ``nasal_variant`` as an alternative pronunciation ("ben(2)", phones), unless
         it has none or already has it."""
@@ -522,11 +550,14 @@ class PocketSphinxRecognizer(Recognizer):
         self.last_agreed = agreed = raw is not None and denoised is not None and raw.key == denoised.key
         base = REJECT_MARGIN if self.reject_margin is None else self.reject_margin
         slope, word_slope = (AGREED_SLOPE, AGREED_WORD_SLOPE) if agreed else (NOISE_SLOPE, 0.0)
-        self.last_reject = base - slope * noisy
+        # A child's voice fits the model worse, request and table talk alike: lower thresholds, and
+        # every request is asked about ("Did you ask Ben for Mrs. Bun?"), never played at once.
+        slack = CHILD_SLACK if self._raw.warp != 1.0 else 0.0
+        self.last_reject = base - slope * noisy - slack
 
         def fits(heard: _Decoded | None) -> bool:
             return heard is not None and heard.margin >= self.last_reject \
-                and heard.word_margin >= WORD_REJECT - word_slope * noisy
+                and heard.word_margin >= WORD_REJECT - word_slope * noisy - slack
 
         heard = raw
         doubtful = self.reject_margin is not None and raw is not None and not fits(raw)
@@ -542,7 +573,7 @@ class PocketSphinxRecognizer(Recognizer):
         if heard is not None:
             confidence = 1.0 / (1.0 + math.exp(max(-50.0, min(50.0, (SURE_MARGIN - heard.margin) / _MARGIN_SCALE))))
             alternatives = (Alternative(heard.text, round(confidence, 3)),)
-            stray = self.reject_margin is not None and heard.margin < COMMAND_REJECT - NOISE_SLOPE * noisy
+            stray = self.reject_margin is not None and heard.margin < COMMAND_REJECT - NOISE_SLOPE * noisy - slack
         self._ms += (time.perf_counter() - t0) * 1000
         if self._samples >= 8000:  # half a second or more: long enough to tell a slow computer
             self._slow = self._slow + 1 if self._ms > self.max_load * self._samples / 16 else 0
@@ -550,7 +581,7 @@ class PocketSphinxRecognizer(Recognizer):
                 self.denoising = False
                 self._notice = "slow_computer"
         return Hearing(alternatives, decode_ms=round(self._ms, 1), final=True,
-                       sure=(agreed or not steady) and self.last_margin >= SURE_MARGIN
+                       sure=not slack and (agreed or not steady) and self.last_margin >= SURE_MARGIN
                        and self.last_word_margin >= SURE_WORD_MARGIN and not doubtful,
                        doubtful=doubtful or stray, stray=stray)
 

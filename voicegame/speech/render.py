@@ -10,12 +10,15 @@ There are no human recordings here, so requests are spoken by two kinds of synth
 
 Everything comes out as the recognizers take it: 16 kHz mono int16 PCM, with 0.3 s of digital
 silence either side, as an end-of-speech detector leaves around an utterance. ``mix_noise`` adds
-white noise or babble (other talkers) at a chosen signal-to-noise ratio.
+white noise or babble (other talkers) at a chosen signal-to-noise ratio. ``as_a_child`` stands in
+for a young child's voice, which no synthetic voice here has.
 """
 
 from __future__ import annotations
 
 import math
+import shutil
+import subprocess
 import threading
 import wave
 from pathlib import Path
@@ -25,7 +28,7 @@ import numpy as np
 from voicegame.speech.audio import Resampler
 from voicegame.speech.base import SAMPLE_RATE, SpeechError, Voice
 
-__all__ = ["ESPEAK_RATE", "PAD_SECONDS", "active_power", "mix_noise", "speech_pcm", "write_wav"]
+__all__ = ["ESPEAK_RATE", "PAD_SECONDS", "active_power", "as_a_child", "mix_noise", "speech_pcm", "write_wav"]
 
 PAD_SECONDS = 0.3
 ESPEAK_RATE = 170  # words per minute at speed 1.0: the game's own default Voice
@@ -158,6 +161,16 @@ def mix_noise(pcm: bytes, snr_db: float, kind: str = "white", seed: int = 0) -> 
     speech = active_power(pcm)
     noise *= math.sqrt(speech / 10 ** (snr_db / 10) / max(float((noise * noise).mean()), 1e-12))
     return np.clip(np.rint(x + noise), -32768, 32767).astype("<i2").tobytes()
+
+
+def as_a_child(pcm: bytes, cents: int = 400) -> bytes:
+    """``pcm`` a young child's stand-in: pitch and every formant ``cents`` higher (400: 26%, about
+    a child of 6-8 from an adult woman's voice), through sox's ``pitch`` effect, length unchanged."""
+    if shutil.which("sox") is None:
+        raise SpeechError("A child's voice is made with sox, which is not installed. Install it with: apt-get install sox")
+    raw = ["-t", "raw", "-r", str(SAMPLE_RATE), "-e", "signed-integer", "-b", "16", "-c", "1"]
+    return subprocess.run(["sox", *raw, "-", *raw, "-", "pitch", str(cents)], input=pcm, capture_output=True,
+                          check=True).stdout
 
 
 def write_wav(path: str | Path, pcm: bytes, rate: int = SAMPLE_RATE) -> None:

@@ -30,6 +30,10 @@ class Output:
         """What the table waits for next: "yes_no", a player's "name", or None (anything). A
         listener can then listen for just that; lines of text need nothing."""
 
+    def listen_to(self, player: str) -> None:
+        """The human player whose turn it is, who speaks next: a listener may tune its ears to
+        them (a young child's voice); lines of text need nothing."""
+
     def let_pass(self) -> str | None:
         """The last words heard and let pass (not clearly meant for the game) before the utterance
         the table was last given: for "What did you hear?"."""

@@ -180,6 +180,7 @@ class TextTable:
                 self._record(action)
                 self.narrate(events)
                 continue
+            self.out.listen_to(player)
             said = self.read_line()
             if said is None:
                 self.say(self.p("input_ended"))

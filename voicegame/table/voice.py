@@ -22,7 +22,7 @@ from voicegame.table.session import as_heard
 from voicegame.understanding import Understander, Understanding, load_grammar, speech_grammar
 from voicegame.understanding.grammar import answer_jsgf
 
-__all__ = ["VoiceIO", "taken_at_table", "worth_hearing"]
+__all__ = ["VoiceIO", "doubted_yes", "taken_at_table", "worth_hearing"]
 
 MIN_RATE, MAX_RATE = RATE_RANGE
 
@@ -41,6 +41,14 @@ def worth_hearing(hearing: Hearing, understander: Understander | None) -> bool:
     if understander is None:
         return False
     return understander.understand(hearing.texts()).intent not in ("none", "ask", "ask_family")
+
+
+def doubted_yes(hearing: Hearing, understander: Understander | None) -> bool:
+    """A "yes" whose words the recognizer doubts. From a young child it is let pass (the child says
+    it again): a child's short words fit the model poorly, and in a simulated game a child's "no",
+    said again and again, once came out "yep" and played the request it refused."""
+    return hearing.doubtful and understander is not None \
+        and understander.understand(hearing.texts()).intent == "yes"
 
 
 def taken_at_table(understander: Understander, hearing: Hearing, asker: str | None, hand: list[str] | None,
@@ -74,6 +82,8 @@ class VoiceIO(Output):
         self.print_line = print_line
         self.voices = dict(voices or {})
         self.seats = dict(seats or {})
+        self.children: set[str] = set()  # players heard as young children (``listen_to``)
+        self._child = False  # the player whose turn it is is one of them
         self._chunks: Iterator[bytes] = iter(chunks)
         self._typed = typed
         self._understander: Understander | None = None
@@ -113,6 +123,11 @@ class VoiceIO(Output):
             return
         self._expecting = answer
         self.listen_for(*answer_jsgf(load_grammar(self._understander.lang), self._understander.phrases, answer))
+
+    def listen_to(self, player: str) -> None:
+        self._child = player in self.children
+        if self.recognizer is not None:
+            self.recognizer.set_child_voice(self._child)
 
     def _reset(self) -> None:
         self.recognizer.reset()
@@ -225,9 +240,11 @@ class VoiceIO(Output):
             self.recognizer.feed(event.pcm)
         elif event.kind == "end":
             hearing = self.recognizer.finish()
+            if self._child and doubted_yes(hearing, self._understander):
+                self._passed = hearing.text  # the child says it again
             # With push-to-talk every utterance was meant for the game: one it cannot use gets an
             # answer ("I didn't understand that") rather than silence.
-            if self.push_to_talk or worth_hearing(hearing, self._understander):
+            elif self.push_to_talk or worth_hearing(hearing, self._understander):
                 doubt = "" if hearing.sure else ", not sure"
                 self.print_line(f"(heard: {hearing.text}{doubt})" if hearing.text else "(heard nothing)")
                 return hearing
