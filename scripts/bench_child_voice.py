@@ -36,14 +36,11 @@ def _condition(cents: int, child: bool) -> str:
 
 def _heard_pcm(corpus: Path, row: dict[str, Any], cents: int) -> bytes:
     """As ``bench_voice._heard_pcm``, the voice made a child's first."""
-    from voicegame.speech.audio import WavSource, utterances
+    from voicegame.speech.audio import WavSource
     from voicegame.speech.render import as_a_child
 
     pcm = WavSource(corpus / row["file"]).pcm()
-    pcm = (as_a_child(pcm, cents) if cents else pcm) + bytes(32000)
-    chunk = 480 * 2
-    first = next(utterances(pcm[k : k + chunk] for k in range(0, len(pcm), chunk)), None)
-    return first.pcm if first is not None else b""
+    return bv.first_utterance((as_a_child(pcm, cents) if cents else pcm) + bytes(32000))
 
 
 def _decode(args: tuple[int, bool, str, list[dict[str, Any]]]) -> tuple[str, list[dict[str, Any]]]:

@@ -84,9 +84,13 @@ def _heard_pcm(corpus: Path, row: dict[str, Any]) -> bytes:
     """What a microphone would hand the recognizer: the recording (a second of silence after it,
     noise mixed over all) in 30 ms chunks through ``audio.Segmenter`` as voice.py sets it up, and
     of the utterances it finds the first (b"" when it finds none: the player would get silence)."""
+    return first_utterance(_pcm(corpus, row, extra_silence=1.0))
+
+
+def first_utterance(pcm: bytes) -> bytes:
+    """Of the utterances ``audio.Segmenter`` finds in ``pcm`` fed in 30 ms chunks, the first (b"": none)."""
     from voicegame.speech.audio import utterances
 
-    pcm = _pcm(corpus, row, extra_silence=1.0)
     chunk = 480 * 2
     first = next(utterances(pcm[k : k + chunk] for k in range(0, len(pcm), chunk)), None)
     return first.pcm if first is not None else b""

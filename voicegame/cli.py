@@ -181,24 +181,22 @@ def _seats(specs: list[str], humans: list[str]) -> dict[str, str]:
         name, sep, where = spec.partition("=")
         if not sep or not where.strip():
             raise ValueError(f"Write a seat as NAME=WHERE, for example Alice=terminal or Alice=USB Headset (not {spec!r}).")
-        found = [h for h in humans if h.casefold() == name.strip().casefold()]
-        if not found:
-            raise ValueError(f"There is no human player called {name.strip()} for --seat. "
-                             f"The human players are {', '.join(humans) or 'none'}.")
-        seats[found[0]] = where.strip()
+        seats[_human(name.strip(), humans, "--seat")] = where.strip()
     return seats
 
 
 def _children(names: list[str], humans: list[str]) -> list[str]:
     """``--child NAME`` options, as the human players' own names."""
-    found = []
-    for name in names:
-        match = [h for h in humans if h.casefold() == name.casefold()]
-        if not match:
-            raise ValueError(f"There is no human player called {name} for --child. "
-                             f"The human players are {', '.join(humans) or 'none'}.")
-        found.append(match[0])
-    return found
+    return [_human(name, humans, "--child") for name in names]
+
+
+def _human(name: str, humans: list[str], option: str) -> str:
+    """The human player ``name`` names (in any case), or a ValueError saying who plays."""
+    found = [h for h in humans if h.casefold() == name.casefold()]
+    if not found:
+        raise ValueError(f"There is no human player called {name} for {option}. "
+                         f"The human players are {', '.join(humans) or 'none'}.")
+    return found[0]
 
 
 def _seat_channels(seats: dict[str, str], voice: Voice | None = None) -> dict[str, Callable[[str], None]]:
