@@ -326,9 +326,13 @@ def test_quit_heard_without_certainty_is_asked_first():
 
 
 def test_an_unsure_request_the_rules_forbid_is_refused_at_once_not_confirmed():
+    """When no legal card sounds like it (else that card is asked about: see the test below)."""
     game = _alice_to_move()
-    own = game.deck.card(game.hand("Alice")[0]).name("en", "short")
     table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
+    hand = game.hand("Alice")
+    names = [game.deck.card(c).name("en", "short") for c in hand]
+    own = next(n for n in names if table.understander.understand(
+        [f"ben is {n.lower()} at home please"], asker="Alice", hand=hand).instead_of is None)
     table.handle("Alice", Hearing((Alternative(f"ben is {own} at home please", 0.5),), sure=False))
     assert out.private_lines["Alice"][-1] == f"You already hold {own}."
     assert table.pending is None and game.actions == []
@@ -471,3 +475,34 @@ def test_say_yes_or_no_is_dropped_once_a_player_has_answered_twice():
     table.handle("Alice", "more detail")
     table.handle("Alice", Hearing((Alternative(f"ben is {card.lower()} at home please", 0.95),), sure=True))
     assert out.lines()[-1].endswith("? Say yes or no.")
+
+
+def _alice_holding_mrs_bung_and_a_bun() -> Game:
+    """Alice to move with Mrs. Bung and a Bun but not Mrs. Bun, and every Bung but Mrs. Bung's
+    sound-alike Mr. Bung ruled out too: "Mrs. Bung" heard is most likely "Mrs. Bun"."""
+    for seed in range(3000):
+        game = Game(["Alice", "Ben", "Cara"], rules=profile("guide"), seed=seed)
+        hand = set(game.hand("Alice"))
+        if (game.current_player == "Alice" and {"bung:mrs", "bung:mr"} <= hand and "bun:mrs" not in hand
+                and hand & {"bun:mr", "bun:master", "bun:miss"}):
+            return game
+    raise AssertionError("no seed deals Alice Mrs. and Mr. Bung and a Bun but not Mrs. Bun")
+
+
+@pytest.mark.parametrize("answer", ["yes", "no"])
+def test_a_held_card_heard_is_asked_about_as_its_legal_sound_alike(answer):
+    """Heard, "Mrs. Bung" (held) becomes the question "Did you ask Ben for Mrs. Bun?"; yes plays it,
+    no refuses the card heard, privately and with the rule, and changes nothing."""
+    game = _alice_holding_mrs_bung_and_a_bun()
+    before = game.hand("Alice")
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
+    table.handle("Alice", Hearing((Alternative("ben is mrs bung at home please", 0.95),), sure=True))
+    assert out.lines()[-1] == "Did you ask Ben for Mrs. Bun? Say yes or no."
+    assert game.actions == []
+    table.handle("Alice", answer)
+    if answer == "yes":
+        assert (game.actions[0].target, game.actions[0].card) == ("Ben", "bun:mrs")
+    else:
+        assert out.private_lines["Alice"][-1] == "You already hold Mrs. Bung."
+        assert game.actions == [] and game.hand("Alice") == before and table.pending is None
+        assert not any("Mrs. Bung" in line for line, _ in out.public_lines)

@@ -168,7 +168,7 @@ def test_understand_cli_prints_one_json_object_per_line(tmp_path):
     assert [o["intent"] for o in out] == ["ask", "none", "hand"]
     assert out[0]["card"] == "bun:mrs" and out[0]["member"] == "mrs" and out[0]["polite"] is True
     assert set(out[0]) == {"text", "intent", "target", "card", "family", "member", "polite", "confidence", "confirm",
-                           "alternatives", "reason"}
+                           "alternatives", "reason", "instead_of"}
 
 
 def test_jsgf_grammar_keeps_filler_words_written_in_templates():
@@ -194,3 +194,24 @@ def test_jsgf_grammar_lets_a_member_name_his_family(said):
     fsg = decoder.parse_jsgf(text)
     assert fsg.accept(said)
     assert not fsg.accept("is mister bun and family at home mister bun")
+
+
+def test_a_held_card_heard_offers_the_legal_sound_alike(jaques):
+    """"Mrs. Bun" heard as "Mrs. Bung", a card the asker holds: refusing it would refuse the request
+    every time it is said, so the legal card that sounds alike is asked about instead."""
+    r = jaques.understand(["ben is mrs bung at home"], asker="Alice", hand=["bung:mrs", "bung:mr", "bun:mr"])
+    assert (r.intent, r.target, r.card, r.confirm) == ("ask", "Ben", "bun:mrs", True)
+    assert r.instead_of == {"intent": "ask", "target": "Ben", "card": "bung:mrs"}
+
+
+BUNGS = ["bung:mr", "bung:mrs", "bung:master", "bung:miss"]
+
+
+def test_a_held_card_with_no_legal_sound_alike_is_left_for_the_rules(jaques):
+    r = jaques.understand(["ben is mrs bung at home"], asker="Alice", hand=BUNGS + ["bones:mr"])
+    assert (r.card, r.confirm, r.instead_of) == ("bung:mrs", False, None)
+
+
+def test_typed_words_are_never_swapped_for_a_legal_card(jaques):
+    r = jaques.understand("ben is mrs bung at home", asker="Alice")
+    assert (r.card, r.confirm, r.instead_of) == ("bung:mrs", False, None)

@@ -356,6 +356,11 @@ class TextTable:
             self.pending = _Pending("confirm", replace(pending.request, target=other), pending.offered + (other,))
             self._ask_yes_no(player, "confirm_other", target=other, what=self._what(pending.request))
             return True
+        if heard.intent == "no" and pending.kind == "confirm" and (first := pending.request.instead_of):
+            # "Did you ask Finn for Mrs. Bun?" "No." Then it was the request heard first, which the
+            # rules refuse ("You already hold Mrs. Bung."): the player hears why, and nothing changes.
+            return self._act(player, Ask(pending.request.target, card=first.get("card"), family=first.get("family"),
+                                         polite=pending.request.polite))
         if heard.intent in ("no", "cancel"):
             self.say(self.p({"undo": "not_undone", "quit": "play_on"}.get(pending.kind, "say_again")))
             return True

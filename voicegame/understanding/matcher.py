@@ -22,6 +22,7 @@ __all__ = ["Understander", "Understanding"]
 ACT_COST = 0.45  # at most this cheap to act at once ...
 ACT_MARGIN = 0.3  # ... and this much cheaper than any other request
 CONFIRM_COST = 1.05  # up to this, ask before acting; beyond, reject
+LEGAL_SOUND_ALIKE = 0.5  # a request the hand allows, heard at most this much worse than one it rules out, is offered
 COMMAND_COST = 0.6
 
 _INF = 99.0
@@ -55,6 +56,7 @@ class Understanding:
     confirm: bool = False
     alternatives: list[dict[str, Any]] = field(default_factory=list)
     reason: str | None = None
+    instead_of: dict[str, Any] | None = None  # the request heard best, which the hand rules out ("Mrs. Bung" held)
 
     @property
     def is_move(self) -> bool:
@@ -66,7 +68,7 @@ class Understanding:
             "text": self.text, "intent": self.intent, "target": self.target, "card": self.card,
             "family": self.family, "member": self.member, "polite": self.polite,
             "confidence": self.confidence, "confirm": self.confirm, "alternatives": self.alternatives,
-            "reason": self.reason,
+            "reason": self.reason, "instead_of": self.instead_of,
         }
 
 
@@ -393,8 +395,11 @@ class Understander:
         if not ranked or ranked[0].cost > CONFIRM_COST:
             return Understanding(text=text, intent="none", polite=polite, reason=self._reason(ranked))
         best = ranked[0]
+        instead_of = None
+        if best.intent in _MOVES and best.penalty > 0 and (legal := self._legal_sound_alike(best, ranked)):
+            instead_of, best = self._alt(best), legal
         # A request without a name competes with the same request to each player: fold them.
-        rivals = [h for h in ranked[1:] if not self._same_request(h, best)]
+        rivals = [h for h in ranked if h is not best and not self._same_request(h, best)]
         # How far ahead the best is: by heard cost, or by legality when a rival was heard better.
         heard = best.cost - best.penalty
         margin = min((max(h.cost - best.cost, h.cost - h.penalty - heard) for h in rivals), default=_INF)
@@ -406,7 +411,8 @@ class Understander:
             return Understanding(text=text, intent="none", polite=polite, reason=self._reason(ranked))
         member = self.deck.card(best.card).member if best.card else None
         result = Understanding(text=text, intent=best.intent, target=best.target, card=best.card,
-                               family=best.family, member=member, polite=polite, confidence=confidence)
+                               family=best.family, member=member, polite=polite, confidence=confidence,
+                               instead_of=instead_of)
         others = [p for p in self.players if p != asker]
         if best.target is None and asker is not None and len(others) == 1:
             result.target = others[0]  # two players: the request can only be for the other one
@@ -418,12 +424,21 @@ class Understander:
             return result
         # Before every family is complete, a whole surname is a rare variant: always make sure.
         surname_ask = best.intent == "ask_family" and phase == "cards"
-        if heard <= ACT_COST and margin >= ACT_MARGIN and not surname_ask:
+        if heard <= ACT_COST and margin >= ACT_MARGIN and not surname_ask and instead_of is None:
             return result
         result.confirm = True
         close = [h for h in rivals if h.intent in _MOVES and h.target is not None and h.cost <= CONFIRM_COST + 0.5]
         result.alternatives = [{**self._alt(best), "target": result.target}] + [self._alt(h) for h in close[:2]]
         return result
+
+    @staticmethod
+    def _legal_sound_alike(best: _Hypothesis, ranked: list[_Hypothesis]) -> _Hypothesis | None:
+        """A request the hand allows that was heard nearly as well as ``best``, which it rules out:
+        "Mrs. Bun" heard as "Mrs. Bung", a card the asker holds. Offered (and asked about) rather
+        than refusing the request the player most likely did not make, every time they say it."""
+        heard = best.cost - best.penalty
+        return next((h for h in ranked if h.intent in _MOVES and h.penalty == 0 and h.target == best.target
+                     and h.cost - heard <= LEGAL_SOUND_ALIKE), None)
 
     @staticmethod
     def _same_request(a: _Hypothesis, b: _Hypothesis) -> bool:
