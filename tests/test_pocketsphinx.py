@@ -357,6 +357,21 @@ def test_switching_between_a_child_and_a_grown_up_keeps_each_ones_cepstral_mean(
     assert abs(switching.last_margin - alone.last_margin) < 1.0, (switching.last_margin, alone.last_margin)
 
 
+def test_a_recognizer_made_after_others_still_warps_for_a_child(game, voices):
+    """PocketSphinx keeps the frequency warp in process-wide state: a recognizer made after one that
+    warped, and one that did not, hears a child exactly as the first did (it once heard no warp)."""
+    _need_sox()
+    child = as_a_child(voices.render("Dan, may I have the baker's son?"))
+    first = _recognizer(game)
+    first.set_child_voice(True)
+    first.hear(child)
+    _recognizer(game)  # a grown-up's, made in between
+    later = _recognizer(game)
+    later.set_child_voice(True)
+    later.hear(child)
+    assert later.last_margin == first.last_margin
+
+
 def test_the_rejection_threshold_follows_the_noise(game, voices):
     """Noise lowers every margin, requests' most: the threshold drops with the utterance's SNR."""
     from voicegame.speech.pocketsphinx_backend import QUIET_SNR, REJECT_MARGIN

@@ -320,7 +320,6 @@ class _Decoding:
         afresh (only the mean can be set back, not its running sums: close, not equal; round 9)."""
         for decoder in (self.grammar, self.loop):
             self._means[(id(decoder), self.warp)] = decoder.get_cmn(True)
-            decoder.config["warp_type"] = "inverse_linear"
             decoder.config["warp_params"] = str(warp)
             decoder.reinit_feat()
             mean = self._means.get((id(decoder), warp))
@@ -430,7 +429,11 @@ class PocketSphinxRecognizer(Recognizer):
         except ImportError:
             raise SpeechError("PocketSphinx is not installed. Install it with: pip install pocketsphinx") from None
         model = pocketsphinx.get_model_path()
-        common = dict(BEAMS, hmm=os.path.join(model, "en-us", "en-us"), bestpath=False, loglevel="FATAL")
+        # The warp is explicit from the start (1.0: none), never left unset: PocketSphinx keeps the warp
+        # in process-wide state that an unset one marks "neutral" without forgetting the last value
+        # given, so a later recognizer set to that same value would not warp at all (``set_warp``).
+        common = dict(BEAMS, hmm=os.path.join(model, "en-us", "en-us"), bestpath=False, loglevel="FATAL",
+                      warp_type="inverse_linear", warp_params="1.0")
         try:
             self._raw = _Decoding(pocketsphinx, model, common)
             self._denoised = _Decoding(pocketsphinx, model, common)
