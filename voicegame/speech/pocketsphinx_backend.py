@@ -237,6 +237,9 @@ Tuning round 10 (children again, the same odd rows: 80 requests and 52 table-tal
   yes-or-no grammar ("Yes.", "No.", "Yeah.", "Nope.", "No thank you.", "Yes please."): at 1.5,
   +500 cents heard "Nope" as "yep" (taken) and "Yeah" as "nope", +400 "Yeah" as "again"; at 2.5
   every one was heard as said, or let pass ("Yes please", doubted).
+* The warp is a child's, not a noise filter: the grown-up voice's words alone (as if typed, the
+  odd rows, 80 requests) at warp 1.0 against 2.5 were right for 66 against 58 at white
+  10 dB and 57 against 45 at babble 10 dB. A child's voice in noise has not been measured.
 """
 
 from __future__ import annotations
