@@ -239,7 +239,10 @@ Tuning round 10 (children again, the same odd rows: 80 requests and 52 table-tal
   every one was heard as said, or let pass ("Yes please", doubted).
 * The warp is a child's, not a noise filter: the grown-up voice's words alone (as if typed, the
   odd rows, 80 requests) at warp 1.0 against 2.5 were right for 66 against 58 at white
-  10 dB and 57 against 45 at babble 10 dB. A child's voice in noise has not been measured.
+  10 dB and 57 against 45 at babble 10 dB. For a child it helps in noise too: the stand-in at +400
+  cents, noise mixed in after the voice was made a child's (the odd rows' first 40 requests), right
+  after a yes at warp 1.5 against 2.5: white 20 dB 25 against 37, babble 20 dB 25 against 37, white
+  10 dB 4 against 29, babble 10 dB 3 against 14.
 """
 
 from __future__ import annotations
