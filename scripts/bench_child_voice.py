@@ -4,6 +4,7 @@
     python scripts/bench_child_voice.py              # about 15 min on 2 cores
     python scripts/bench_child_voice.py --json > child.json
     python scripts/bench_child_voice.py --half 1     # odd-numbered rows only (the tuning half)
+    python scripts/bench_child_voice.py --condition white-10   # in noise, mixed in after the voice is a child's
 
 No child's voice can be synthesized here, so ``render.as_a_child`` stands in: sox raises pitch and
 every formant together, by 300 cents (19%), 400 (26%: about a child of 6-8 from this adult woman's
@@ -35,12 +36,15 @@ def _condition(cents: int, child: bool) -> str:
 
 
 def _heard_pcm(corpus: Path, row: dict[str, Any], cents: int) -> bytes:
-    """As ``bench_voice._heard_pcm``, the voice made a child's first."""
+    """As ``bench_voice._heard_pcm``, the voice made a child's before the room's noise is mixed in."""
     from voicegame.speech.audio import WavSource
-    from voicegame.speech.render import as_a_child
+    from voicegame.speech.render import as_a_child, mix_noise
 
     pcm = WavSource(corpus / row["file"]).pcm()
-    return bv.first_utterance((as_a_child(pcm, cents) if cents else pcm) + bytes(32000))
+    pcm = (as_a_child(pcm, cents) if cents else pcm) + bytes(32000)
+    if noise := row.get("noise"):
+        pcm = mix_noise(pcm, noise["snr_db"], noise["kind"], noise["seed"])
+    return bv.first_utterance(pcm)
 
 
 def _decode(args: tuple[int, bool, str, list[dict[str, Any]]]) -> tuple[str, list[dict[str, Any]]]:
@@ -87,12 +91,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=bv.DEFAULT_CORPUS)
     ap.add_argument("--half", type=int, choices=(0, 1), help="even (0) or odd (1) rows only")
+    ap.add_argument("--condition", default="clean", help="the corpus's noise condition, e.g. white-10 (default clean)")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if not (args.corpus / "manifest.jsonl").exists():
         raise SystemExit(f"No corpus in {args.corpus}: run python scripts/make_corpus.py first.")
-    rows = [r for r in bv._load_manifest(args.corpus) if r["family"] == "neural" and r["condition"] == "clean"]
+    rows = [r for r in bv._load_manifest(args.corpus) if r["family"] == "neural" and r["condition"] == args.condition]
+    if not rows:
+        raise SystemExit(f"No neural-voice lines in the condition {args.condition!r} in {args.corpus}.")
     if args.half is not None:
         rows = rows[args.half :: 2]
     jobs = [(cents, child, str(args.corpus), rows) for cents, child in CONDITIONS]
@@ -103,10 +110,12 @@ def main(argv: list[str] | None = None) -> int:
             results[name] = out
     table = {_condition(*c): summarize(results[_condition(*c)]) for c in CONDITIONS}
     if args.json:
-        print(json.dumps({"rows": len(rows), "seconds": round(time.perf_counter() - started), "table": table,
+        seconds = round(time.perf_counter() - started)
+        print(json.dumps({"condition": args.condition, "rows": len(rows), "seconds": seconds, "table": table,
                           "results": results}, ensure_ascii=False))
         return 0
-    print(f"Children's voices: {len(rows)} neural-voice lines per condition, {time.perf_counter() - started:.0f} s")
+    print(f"Children's voices, {args.condition}: {len(rows)} neural-voice lines per condition,"
+          f" {time.perf_counter() - started:.0f} s")
     print("| voice, heard as | right after yes | played at once | asked about another request | not taken"
           " | wrong moves | chatter moves | chatter asked about | chatter taken as a command | commands heard right |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
