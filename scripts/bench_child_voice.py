@@ -37,14 +37,9 @@ def _condition(cents: int, child: bool) -> str:
 
 def _heard_pcm(corpus: Path, row: dict[str, Any], cents: int) -> bytes:
     """As ``bench_voice._heard_pcm``, the voice made a child's before the room's noise is mixed in."""
-    from voicegame.speech.audio import WavSource
-    from voicegame.speech.render import as_a_child, mix_noise
+    from voicegame.speech.render import as_a_child
 
-    pcm = WavSource(corpus / row["file"]).pcm()
-    pcm = (as_a_child(pcm, cents) if cents else pcm) + bytes(32000)
-    if noise := row.get("noise"):
-        pcm = mix_noise(pcm, noise["snr_db"], noise["kind"], noise["seed"])
-    return bv.first_utterance(pcm)
+    return bv._heard_pcm(corpus, row, voice=(lambda pcm: as_a_child(pcm, cents)) if cents else None)
 
 
 def _decode(args: tuple[int, bool, str, list[dict[str, Any]]]) -> tuple[str, list[dict[str, Any]]]:

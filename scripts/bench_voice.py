@@ -58,6 +58,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -80,11 +81,12 @@ def _load_manifest(corpus: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-def _heard_pcm(corpus: Path, row: dict[str, Any]) -> bytes:
+def _heard_pcm(corpus: Path, row: dict[str, Any], voice: Callable[[bytes], bytes] | None = None) -> bytes:
     """What a microphone would hand the recognizer: the recording (a second of silence after it,
     noise mixed over all) in 30 ms chunks through ``audio.Segmenter`` as voice.py sets it up, and
-    of the utterances it finds the first (b"" when it finds none: the player would get silence)."""
-    return first_utterance(_pcm(corpus, row, extra_silence=1.0))
+    of the utterances it finds the first (b"" when it finds none: the player would get silence).
+    ``voice`` changes the speaker's voice first (``bench_child_voice``: a child's)."""
+    return first_utterance(_pcm(corpus, row, extra_silence=1.0, voice=voice))
 
 
 def first_utterance(pcm: bytes) -> bytes:
@@ -96,12 +98,15 @@ def first_utterance(pcm: bytes) -> bytes:
     return first.pcm if first is not None else b""
 
 
-def _pcm(corpus: Path, row: dict[str, Any], extra_silence: float = 0.0) -> bytes:
-    """The recording as 16 kHz PCM, with ``extra_silence`` seconds appended, noise mixed over all."""
+def _pcm(corpus: Path, row: dict[str, Any], extra_silence: float = 0.0,
+         voice: Callable[[bytes], bytes] | None = None) -> bytes:
+    """The recording as 16 kHz PCM (through ``voice`` if given), with ``extra_silence`` seconds
+    appended, noise mixed over all."""
     from voicegame.speech.audio import WavSource
     from voicegame.speech.render import mix_noise
 
-    pcm = WavSource(corpus / row["file"]).pcm() + bytes(2 * round(16000 * extra_silence))
+    pcm = WavSource(corpus / row["file"]).pcm()
+    pcm = (voice(pcm) if voice else pcm) + bytes(2 * round(16000 * extra_silence))
     noise = row.get("noise")
     if noise and not row["file"].startswith("noisy/"):
         pcm = mix_noise(pcm, noise["snr_db"], noise["kind"], noise["seed"])
