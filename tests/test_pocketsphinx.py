@@ -488,3 +488,28 @@ def test_a_computer_too_slow_for_two_decodings_keeps_the_raw_one(game, voices):
     hearing = r.hear(voices.render("Is Mister Grits at home, Cara?"))
     assert hearing.texts() == ["is mister grits at home cara"] and not r.last_agreed
     assert r.take_notice() is None
+
+
+@pytest.mark.parametrize("text, target, rival", [("I would like Master Mug, Ben.", "Ben", "dan"),
+                                                 ("Have you got the dyer's son, Dan?", "Dan", "ben")])
+def test_a_clear_ben_or_dan_is_told_apart_by_its_burst_and_played_at_once(game, voices, text, target, rival):
+    """Heard surely in quiet, the name's first stop is read from its burst: matching the name heard,
+    the sound-alike is ruled out and the request needs no question."""
+    from voicegame.table.session import as_heard
+
+    r = _recognizer(game)
+    r.hear(voices.render("Is Mister Grits at home, Cara?"))  # the cepstral mean settles on the voice
+    hearing = r.hear(voices.render(text))
+    assert hearing.sure and hearing.ruled_out == {rival}, (hearing.texts(), r.last_margin)
+    heard = as_heard(game[3], hearing, "Alice", None, "cards")
+    assert heard.is_move and heard.target == target and not heard.confirm
+
+
+def test_the_burst_is_not_read_in_noise_nor_for_names_without_a_rival(game, voices):
+    from voicegame.speech.render import mix_noise
+
+    r = _recognizer(game)
+    r.hear(voices.render("Is Mister Grits at home, Cara?"))
+    assert r.hear(voices.render("Is Mister Grits at home, Cara?")).ruled_out == frozenset()
+    noisy = r.hear(mix_noise(voices.render("I would like Master Mug, Ben."), 20, "white", 7))
+    assert r.last_snr < 30 and noisy.ruled_out == frozenset()

@@ -383,6 +383,28 @@ def test_a_request_heard_for_a_player_whose_name_sounds_like_another_is_confirme
     assert game.actions == [misses[0]._replace(polite=True)]
 
 
+@pytest.mark.parametrize("ruled_out, played", [({"dan"}, True), (set(), False), ({"ben"}, False),
+                                                ({"cara"}, False)])
+def test_a_sound_alike_name_is_played_at_once_only_when_the_recognizer_told_the_two_apart(ruled_out, played):
+    """A sure hearing of "Ben" whose own second check ruled "Dan" out is played at once; ruling out
+    the name heard itself, or another player, leaves the question."""
+    for seed in range(100):
+        game = Game(["Alice", "Ben", "Cara", "Dan"], rules=profile("guide"), seed=seed)
+        misses = [a for a in game.observation("Alice").legal_actions()
+                  if a.card and a.target == "Ben" and a.card not in game.hand("Ben")]
+        if game.current_player == "Alice" and misses:
+            break
+    else:
+        pytest.fail("no seed gives Alice the first turn and a miss to ask Ben")
+    table, out = _run_lines(game, [], bots={p: "random" for p in ("Ben", "Cara", "Dan")})
+    words = _say(game, misses[0]).lower()
+    table.handle("Alice", Hearing((Alternative(words, 0.99),), sure=True, ruled_out=frozenset(ruled_out)))
+    if played:
+        assert game.actions[:1] == [misses[0]._replace(polite=True)], out.lines()[-3:]
+    else:
+        assert game.actions == [] and out.lines()[-1].startswith("Did you ask Ben for ")
+
+
 @pytest.mark.parametrize("about,to", [
     ("Your turn, You.", "Your turn."),
     ("You's turn. You 15 cards, 0 families; Cara 15 cards, 0 families.",

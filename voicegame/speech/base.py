@@ -40,6 +40,9 @@ class Hearing:
     # True when they fit worse than any command said to the game does: table talk, let pass even
     # while the table waits on an answer (table talk in the yes-or-no grammar often comes out "yes").
     stray: bool = False
+    # Words the recognizer's own second check says were not said, though they sound like a word that
+    # was: "dan" when the burst that begins the heard "ben" was made with the lips (``onsets``).
+    ruled_out: frozenset[str] = frozenset()
 
     @property
     def text(self) -> str:

@@ -35,7 +35,7 @@ def as_heard(understander: Understander, said: str | Hearing, asker: str | None,
     """What ``said`` means, and whether to act on it at once. Typed words are taken as typed.
     Heard words are doubted more: a request is confirmed first when the recognizer was not sure of
     its words, or when it names a player whose name sounds like another's (a recognizer takes
-    "Ben" for "Dan" with full confidence), and not taken at all from words it doubts (a command
+    "Ben" for "Dan" with full confidence) unless its own second check told them apart, and not taken at all from words it doubts (a command
     is): a wrong move is the worst thing this program can do. The hand ranks what was heard
     (legal requests first among sound-alikes: "Meneer Botten" heard may be "Meneer Potten"),
     never what was typed: a typed card held is that card, and the rules then say why not."""
@@ -51,8 +51,13 @@ def as_heard(understander: Understander, said: str | Hearing, asker: str | None,
 
 def doubts_target(understander: Understander, said: str | Hearing, target: str) -> bool:
     """Whether a request to ``target`` taken from ``said`` must be confirmed before it is played:
-    never when typed; when heard, if the recognizer was unsure or ``target`` has a sound-alike."""
-    return not isinstance(said, str) and (not said.sure or bool(understander.sound_alikes.get(target)))
+    never when typed; when heard, if the recognizer was unsure, or ``target`` has a sound-alike
+    that the recognizer's own second check did not rule out (``Hearing.ruled_out``)."""
+    if isinstance(said, str):
+        return False
+    names = understander.phrases.players
+    return not said.sure or any(not set(names[other]) & said.ruled_out - set(names[target])
+                                for other in understander.sound_alikes.get(target, ()))
 
 
 @dataclass
