@@ -14,7 +14,8 @@ them (the corpus's 97 requests to Ben or Dan per condition):
 * espeak-ng's eight robotic voices, clean: "Ben" -19 to -11 (one -3.1), "Dan" -11.5 to +3.8.
 
 So only a tilt of ``LABIAL_BELOW`` or less, or ``ALVEOLAR_ABOVE`` or more, is a reading, and the
-recognizer reads bursts only in quiet and only as a second opinion: a name it is already sure of,
+recognizer reads bursts only in quiet or steady noise, never among other talkers, and only as a second
+opinion: a name it is already sure of,
 and whose reading agrees, rules out its sound-alike (``Hearing.ruled_out``); anything else is asked
 about as before. Real voices were not measured here: children, other accents and prevoiced stops
 (which the 1 kHz envelope below is meant to see past) may read otherwise.
