@@ -76,6 +76,7 @@ def test_transcribe_gives_one_json_object_per_file_in_order(tmp_path):
     assert (request["intent"], request["target"], request["card"]) == ("ask", "Ben", "bun:mrs")
     assert isinstance(request["candidates"], list) and isinstance(request["sure"], bool)
     assert request["doubtful"] is False and request["stray"] is False
+    assert request["ruled_out"] == chatter["ruled_out"] == []  # no Dan at this table: no sound-alike to rule out
     assert chatter["intent"] == "none" or chatter["confirm"]  # never a move
 
 

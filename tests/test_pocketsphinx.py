@@ -278,6 +278,9 @@ def test_finish_without_audio_and_reset(recognizer):
     recognizer.feed(b"\0\0" * 1600)
     recognizer.reset()
     assert recognizer.finish() == Hearing()
+    recognizer.start()
+    recognizer.feed(b"\0" * 3201)  # half a sample left over at the end: dropped, not an error
+    assert recognizer.finish().final
 
 
 @pytest.mark.parametrize("text", ["Dan, is Mr. Happy at home?", "Dan, is Mrs. Brown the Gardener's Wife at home?"])
@@ -500,7 +503,7 @@ def test_a_clear_ben_or_dan_is_told_apart_by_its_burst_and_played_at_once(game, 
     r = _recognizer(game)
     r.hear(voices.render("Is Mister Grits at home, Cara?"))  # the cepstral mean settles on the voice
     hearing = r.hear(voices.render(text))
-    assert hearing.sure and hearing.ruled_out == {rival}, (hearing.texts(), r.last_margin)
+    assert hearing.sure and hearing.ruled_out == {(target.lower(), rival)}, (hearing.texts(), r.last_margin)
     heard = as_heard(game[3], hearing, "Alice", None, "cards")
     assert heard.is_move and heard.target == target and not heard.confirm
 
@@ -516,7 +519,7 @@ def test_the_burst_is_read_in_a_steady_noise_but_not_among_other_talkers(game, v
                                   "I would like Master Mug, Ben.", "Have you got the dyer's son, Dan?"]):
             hearing = r.hear(mix_noise(voices.render(text), 20, kind, seed=i))  # the denoiser learns the room
         assert r.last_snr < 30 and r.last_steady_noise == steady
-        assert hearing.ruled_out == ({"ben"} if steady else frozenset()), (kind, hearing, r.last_margin)
+        assert hearing.ruled_out == ({("dan", "ben")} if steady else frozenset()), (kind, hearing, r.last_margin)
 
 
 def test_a_name_without_a_rival_has_nothing_ruled_out(game, voices):

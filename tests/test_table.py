@@ -383,11 +383,12 @@ def test_a_request_heard_for_a_player_whose_name_sounds_like_another_is_confirme
     assert game.actions == [misses[0]._replace(polite=True)]
 
 
-@pytest.mark.parametrize("ruled_out, played", [({"dan"}, True), (set(), False), ({"ben"}, False),
-                                                ({"cara"}, False)])
+@pytest.mark.parametrize("ruled_out, played", [({("ben", "dan")}, True), (set(), False), ({("dan", "ben")}, False),
+                                                ({("ben", "cara")}, False), ({("ten", "dan")}, False)])
 def test_a_sound_alike_name_is_played_at_once_only_when_the_recognizer_told_the_two_apart(ruled_out, played):
-    """A sure hearing of "Ben" whose own second check ruled "Dan" out is played at once; ruling out
-    the name heard itself, or another player, leaves the question."""
+    """A sure hearing of "Ben" whose own second check ruled "Dan" out is played at once. Anything
+    else leaves the question: the other way round, another player, or a card word's ruling ("ten"
+    heard with its D-like sound-alike ruled out says nothing of the name)."""
     for seed in range(100):
         game = Game(["Alice", "Ben", "Cara", "Dan"], rules=profile("guide"), seed=seed)
         misses = [a for a in game.observation("Alice").legal_actions()

@@ -521,6 +521,7 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
         row = {"file": path, "transcript": hearing.text,
                "alternatives": [{"text": a.text, "confidence": round(a.confidence, 3)} for a in hearing.alternatives],
                "sure": hearing.sure, "doubtful": hearing.doubtful, "stray": hearing.stray,
+               "ruled_out": sorted(map(list, hearing.ruled_out)),
                "decode_ms": round(hearing.decode_ms, 1), **meaning}
         print(json.dumps(row, ensure_ascii=False) if args.json else f"{path}: {hearing.text!r} -> {_describe(result)}",
               flush=True)

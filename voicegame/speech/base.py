@@ -40,9 +40,9 @@ class Hearing:
     # True when they fit worse than any command said to the game does: table talk, let pass even
     # while the table waits on an answer (table talk in the yes-or-no grammar often comes out "yes").
     stray: bool = False
-    # Words the recognizer's own second check says were not said, though they sound like a word that
-    # was: "dan" when the burst that begins the heard "ben" was made with the lips (``onsets``).
-    ruled_out: frozenset[str] = frozenset()
+    # Pairs (word heard, a sound-alike of it) where the recognizer's own second check says the
+    # sound-alike was not said: ("ben", "dan") when the heard "ben" began at the lips (``onsets``).
+    ruled_out: frozenset[tuple[str, str]] = frozenset()
 
     @property
     def text(self) -> str:

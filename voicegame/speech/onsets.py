@@ -6,19 +6,25 @@ independent evidence (Stevens and Blumstein, 1978): a stop made with the lips (B
 its energy low, one made with the tongue tip (D, T) with its energy high. The tilt read here is
 the energy over 3-7 kHz less that over 0.3-2 kHz in the 20 ms from the burst, the room's noise
 spectrum taken off first. Measured at the name words where PocketSphinx's grammar decoding placed
-them (the corpus's 97 requests to Ben or Dan per condition):
+them (the corpus's 97 requests to Ben or Dan per condition), the steepest rise's tilt:
 
 * neural voice, clean: "Ben" -27 to -11 dB (one -4.6), "Dan" -1.5 to +11;
   white noise 20 dB: "Ben" -28 to -18, "Dan" -2 to +13;
   babble 20 dB: two "Dan" at -22 and -14 (another talker's sound taken for the burst);
 * espeak-ng's eight robotic voices, clean: "Ben" -19 to -11 (one -3.1), "Dan" -11.5 to +3.8.
 
-So only a tilt of ``LABIAL_BELOW`` or less, or ``ALVEOLAR_ABOVE`` or more, is a reading, and the
-recognizer reads bursts only in quiet or steady noise, never among other talkers, and only as a second
-opinion: a name it is already sure of,
-and whose reading agrees, rules out its sound-alike (``Hearing.ruled_out``); anything else is asked
-about as before. Real voices were not measured here: children, other accents and prevoiced stops
-(which the 1 kHz envelope below is meant to see past) may read otherwise.
+So only a tilt of ``LABIAL_BELOW`` or less, or ``ALVEOLAR_ABOVE`` or more, is a reading. The onset
+of a vowel or a nasal also tilts low, so a D whose burst is missed (weak, or the word's start placed
+after it) would read as a B, the direction that would play a request to the wrong player: a reading
+of lips counts only when no rise near the word's start reads as a tongue tip (``stop_place``). With
+that, no Ben or Dan above was read as the other in quiet or white noise, and espeak's low D bursts
+are no reading. A nasal with no stop before it ("Nan") still reads as lips.
+
+The recognizer reads bursts only as a second opinion, in quiet or steady noise (not with other people
+talking 20 dB under the voice or louder): a name it is already sure of, whose reading agrees, rules out
+its sound-alike (``Hearing.ruled_out``); anything else is asked about as before. Real voices were not
+measured here: children, other accents and prevoiced stops (which the 1 kHz envelope below is meant
+to see past) may read otherwise.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ALVEOLAR", "LABIAL", "PLACES", "Room", "burst_tilt", "stop_place"]
+__all__ = ["ALVEOLAR", "LABIAL", "PLACES", "Room", "burst_tilts", "stop_place"]
 
 LABIAL, ALVEOLAR = "labial", "alveolar"
 PLACES = {"B": LABIAL, "P": LABIAL, "D": ALVEOLAR, "T": ALVEOLAR}  # first phones that can be told apart
@@ -35,6 +41,8 @@ RATE = 16000
 _HOP, _WIN = 32, 64  # 2 ms steps of 4 ms windows: the envelope that finds the burst
 _CLOSURE = 6  # steps (12 ms) before the burst in which the closure's quiet is looked for
 _SEARCH = 0.12  # seconds after the word's start in which its burst is looked for
+_BEFORE = 0.04  # ... and before it
+_PEAK = 4  # steps (8 ms): of rises closer than this, only the steepest counts
 _BURST = 320  # samples (20 ms) of burst whose spectrum is read
 _NFFT = 512
 MIN_RISE_DB = 8.0  # the burst's rise over the closure above 1 kHz: under it, no burst was found
@@ -75,26 +83,29 @@ def _envelope(samples: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return 10 * np.log10(spectrum[:, high].sum(axis=1) + 1.0)
 
 
-def burst_tilt(samples: np.ndarray, start: int, room: Room) -> float | None:
-    """The burst's tilt in dB (energy over 3-7 kHz less that over 0.3-2 kHz, the room's ``noise``
-    taken off) for the word starting at sample ``start`` of ``samples`` (16 kHz): the burst is the
-    steepest rise above 1 kHz in the word's first 120 ms over the quiet of the 12 ms before it.
-    None when nothing rises ``MIN_RISE_DB`` over its closure."""
-    first = max(start - _CLOSURE * _HOP, 0)
+def burst_tilts(samples: np.ndarray, start: int, room: Room) -> list[float]:
+    """The tilts in dB (energy over 3-7 kHz less that over 0.3-2 kHz, the ``room``'s noise taken off)
+    of every sharp rise near the word starting at sample ``start`` of ``samples`` (16 kHz), steepest
+    first: each a rise above 1 kHz of ``MIN_RISE_DB`` or more over the quietest of the 12 ms before
+    it, the steepest within 8 ms, from ``_BEFORE`` before the start (an alignment can start a word
+    late) to 120 ms after. Empty without 12 ms of audio before the word."""
+    if start < _CLOSURE * _HOP:
+        return []
+    first = start - int(_BEFORE * RATE) - _CLOSURE * _HOP
     last = min(start + int(_SEARCH * RATE), len(samples) - _BURST)
-    starts = np.arange(first, last, _HOP)
+    starts = np.arange(max(first, 0), last, _HOP)
     if len(starts) < _CLOSURE + 2:
-        return None
+        return []
     energy = _envelope(samples, starts)
-    best, at = -np.inf, None
+    rise = np.full(len(starts), -np.inf)
     for j in range(_CLOSURE, len(starts) - 1):
-        if starts[j] < start:
-            continue
-        rise = energy[j + 1] - energy[j - _CLOSURE : j].min()
-        if rise > best:
-            best, at = rise, int(starts[j])
-    if at is None or best < MIN_RISE_DB:
-        return None
+        rise[j] = energy[j + 1] - energy[j - _CLOSURE : j].min()
+    peaks = [j for j in range(len(starts)) if rise[j] >= MIN_RISE_DB
+             and rise[j] == rise[max(j - _PEAK, 0) : j + _PEAK + 1].max()]
+    return [_tilt(samples, int(starts[j]), room) for j in sorted(peaks, key=lambda j: -rise[j])]
+
+
+def _tilt(samples: np.ndarray, at: int, room: Room) -> float:
     spectrum = np.abs(np.fft.rfft(samples[at : at + _BURST] * _TAPER, _NFFT)) ** 2
     spectrum = np.maximum(spectrum - room.power, 0.03 * spectrum)
 
@@ -104,10 +115,19 @@ def burst_tilt(samples: np.ndarray, start: int, room: Room) -> float | None:
     return band(3000, 7000) - band(300, 2000)
 
 
-def stop_place(samples: np.ndarray, start: int, room: Room) -> str | None:
-    """``LABIAL`` or ``ALVEOLAR`` for the stop that begins the word starting at sample ``start``,
-    None when no clear burst is found or its tilt lies in between (``burst_tilt``)."""
-    tilt = burst_tilt(samples, start, room)
-    if tilt is None:
-        return None
+def _place(tilt: float) -> str | None:
     return LABIAL if tilt <= LABIAL_BELOW else ALVEOLAR if tilt >= ALVEOLAR_ABOVE else None
+
+
+def stop_place(samples: np.ndarray, start: int, room: Room) -> str | None:
+    """``LABIAL`` or ``ALVEOLAR`` for the stop that begins the word starting at sample ``start``, read
+    from the steepest rise (``burst_tilts``); None when there is none, its tilt lies in between, or
+    another rise near it reads the other way. The onset of a vowel or a nasal tilts low like a B,
+    so a D whose burst is missed (weak, or the word's start misplaced) would read as a B: any rise
+    reading as a tongue tip forbids a reading of lips."""
+    tilts = burst_tilts(samples, start, room)
+    if not tilts:
+        return None
+    place = _place(tilts[0])
+    others = {_place(t) for t in tilts[1:]}
+    return None if place is None or place == LABIAL and ALVEOLAR in others else place

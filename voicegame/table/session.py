@@ -56,8 +56,15 @@ def doubts_target(understander: Understander, said: str | Hearing, target: str) 
     if isinstance(said, str):
         return False
     names = understander.phrases.players
-    return not said.sure or any(not set(names[other]) & said.ruled_out - set(names[target])
+    return not said.sure or any(not _told_apart(said, names[target], names[other])
                                 for other in understander.sound_alikes.get(target, ()))
+
+
+def _told_apart(said: Hearing, heard: tuple[str, ...], other: tuple[str, ...]) -> bool:
+    """Whether the recognizer ruled ``other`` out word by word: wherever the two names differ,
+    the word heard has the other's word ruled out (a card word's ruling says nothing of a name)."""
+    differ = [(a, b) for a, b in zip(heard, other) if a != b]
+    return len(heard) == len(other) and bool(differ) and all(pair in said.ruled_out for pair in differ)
 
 
 @dataclass
