@@ -406,6 +406,20 @@ def test_a_sound_alike_name_is_played_at_once_only_when_the_recognizer_told_the_
         assert game.actions == [] and out.lines()[-1].startswith("Did you ask Ben for ")
 
 
+@pytest.mark.parametrize("ruled_out, doubted", [({("ben", "dan")}, False), ({("smith", "smith")}, True),
+                                                 ({("ben", "dan"), ("smith", "jones")}, False), (set(), True)])
+def test_two_word_names_are_told_apart_only_where_they_differ(ruled_out, doubted):
+    from voicegame.decks import load_deck
+    from voicegame.table.session import doubts_target
+    from voicegame.understanding import Understander
+
+    understander = Understander(load_deck("jaques"), ("Alice", "Ben Smith", "Dan Smith"))
+    assert understander.sound_alikes["Ben Smith"] == {"Dan Smith"}
+    heard = Hearing((Alternative("ben smith is mister bun at home", 0.99),), ruled_out=frozenset(ruled_out))
+    assert doubts_target(understander, heard, "Ben Smith") == doubted
+    assert doubts_target(understander, "Ben Smith, is Mr. Bun at home?", "Ben Smith") is False  # typed
+
+
 @pytest.mark.parametrize("about,to", [
     ("Your turn, You.", "Your turn."),
     ("You's turn. You 15 cards, 0 families; Cara 15 cards, 0 families.",
