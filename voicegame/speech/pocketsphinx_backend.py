@@ -527,8 +527,7 @@ class PocketSphinxRecognizer(Recognizer):
         self.last_agreed = self.last_denoised = False  # ... and whether the words are the denoised decoding's
         self.last_steady_noise = False  # ... and whether its noise was steady enough to read bursts in
         self._names: frozenset[str] = frozenset()
-        self._energy: list[np.ndarray] = []  # dB of each 10 ms block of the utterance
-        self._audio: list[np.ndarray] = []  # the utterance as it came, for ``onsets``
+        self._audio: list[np.ndarray] = []  # the utterance as it came: its SNR estimate, and ``onsets``
         self._stops: dict[str, tuple[str, frozenset[str]]] = {}  # see ``_stop_rivals``
         self.added: dict[str, str] = {}  # words given a pronunciation here -> phones
         self._has_grammar = False
@@ -536,7 +535,6 @@ class PocketSphinxRecognizer(Recognizer):
         self._pending = b""
         self._last_partial = ""
         self._ms = 0.0
-        self._samples = 0  # of the utterance so far
         self._denoiser = Denoiser()
         # On a computer too slow for four decoders the decoding would fall behind the speaker: the
         # denoised one stops for good (the raw one is heard alone, as in a room it does not know).
@@ -627,10 +625,10 @@ class PocketSphinxRecognizer(Recognizer):
                 out[word] = (place, rivals)
         return out
 
-    def _ruled_out(self, heard: _Decoded) -> frozenset[tuple[str, str]]:
-        """(name word heard, rival) for each heard name word whose burst was read as made where the
-        word's own stop is (``onsets.stop_place``): ("ben", "dan") when the "ben" began at the lips."""
-        audio = np.concatenate(self._audio) if self._audio else np.zeros(0)
+    def _ruled_out(self, heard: _Decoded, audio: np.ndarray) -> frozenset[tuple[str, str]]:
+        """(name word heard, rival) for each heard name word whose burst in ``audio`` (the utterance)
+        was read as made where the word's own stop is (``onsets.stop_place``): ("ben", "dan") when
+        the "ben" began at the lips."""
         room = None
         out: set[tuple[str, str]] = set()
         for word, frame in heard.starts:
@@ -644,17 +642,11 @@ class PocketSphinxRecognizer(Recognizer):
     def _variant(self, word: str) -> tuple[str, str] | None:
         """``word``'s ``nasal_variant`` as an alternative pronunciation ("ben(2)", phones), unless
         it has none or already has it."""
-        lookup = self._raw.grammar.lookup_word
-        phones = self.added.get(word) or lookup(word)
-        variant = phones and nasal_variant(phones)
-        if not variant:
+        said = self._pronunciations(word)
+        variant = said and nasal_variant(" ".join(said[0]))
+        if not variant or variant.split() in said:
             return None
-        n = 2
-        while (have := self.added.get(f"{word}({n})") or lookup(f"{word}({n})")) is not None:
-            if have == variant:
-                return None
-            n += 1
-        return f"{word}({n})", variant
+        return f"{word}({len(said) + 1})", variant
 
     # ------------------------------------------------------------ audio
 
@@ -694,8 +686,9 @@ class PocketSphinxRecognizer(Recognizer):
         self._raw.end()
         self._denoised.end()
         self._in_utt = False
-        energy = np.concatenate(self._energy) if self._energy else np.zeros(0)
-        self._energy = []
+        audio = np.concatenate(self._audio) if self._audio else np.zeros(0, "<i2")
+        self._audio = []
+        energy = self._block_energy(audio)
         self.last_snr = float(np.percentile(energy, 90) - np.percentile(energy, 10)) if len(energy) else math.nan
         # Other people talking can sound like a burst; a fan cannot.
         self.last_steady_noise = steady_noise = len(energy) > 0 and self.last_snr >= BURST_SNR \
@@ -735,12 +728,11 @@ class PocketSphinxRecognizer(Recognizer):
         sure = not slack and (agreed or not steady) and self.last_margin >= SURE_MARGIN \
             and self.last_word_margin >= SURE_WORD_MARGIN and not doubtful
         # A sure hearing is the raw decoding's; its name words' bursts are read in quiet or steady noise.
-        ruled_out = self._ruled_out(raw) if sure and raw is not None and (not noisy or steady_noise) \
+        ruled_out = self._ruled_out(raw, audio) if sure and raw is not None and (not noisy or steady_noise) \
             else frozenset()
-        self._audio = []
         self._ms += (time.perf_counter() - t0) * 1000
-        if self._samples >= 8000:  # half a second or more: long enough to tell a slow computer
-            self._slow = self._slow + 1 if self._ms > self.max_load * self._samples / 16 else 0
+        if len(audio) >= 8000:  # half a second or more: long enough to tell a slow computer
+            self._slow = self._slow + 1 if self._ms > self.max_load * len(audio) / 16 else 0
             if self.denoising and self._slow >= 3:
                 self.denoising = False
                 self._notice = "slow_computer"
@@ -753,21 +745,17 @@ class PocketSphinxRecognizer(Recognizer):
             self._denoised.end(drop=True)
         self._in_utt = False
         self._pending = b""
-        self._energy = []
         self._audio = []
         self._denoiser.cancel()
         self._last_partial = ""
         self._ms = 0.0
-        self._samples = 0
 
     # ------------------------------------------------------------ inner
 
     def _process(self, pcm: bytes, final: bool = False) -> None:
-        """Feed the raw audio to one decoding, and the denoised audio to the other."""
+        """Feed the raw audio to one decoding, and the denoised audio to the other; keep the raw."""
         samples = np.frombuffer(pcm, "<i2")
-        self._samples += len(samples)
         if len(samples):
-            self._energy.append(self._block_energy(samples))
             self._audio.append(samples)
         self._raw.process(samples)
         if not self.denoising:

@@ -35,8 +35,8 @@ def as_heard(understander: Understander, said: str | Hearing, asker: str | None,
     """What ``said`` means, and whether to act on it at once. Typed words are taken as typed.
     Heard words are doubted more: a request is confirmed first when the recognizer was not sure of
     its words, or when it names a player whose name sounds like another's (a recognizer takes
-    "Ben" for "Dan" with full confidence) unless its own second check told them apart, and not taken at all from words it doubts (a command
-    is): a wrong move is the worst thing this program can do. The hand ranks what was heard
+    "Ben" for "Dan" with full confidence) unless its own second check told them apart, and not
+    taken at all from words it doubts (a command is): a wrong move is the worst thing this program can do. The hand ranks what was heard
     (legal requests first among sound-alikes: "Meneer Botten" heard may be "Meneer Potten"),
     never what was typed: a typed card held is that card, and the rules then say why not."""
     if isinstance(said, str):
