@@ -21,6 +21,8 @@ What is in it:
 * commands: the table's commands as people say them ("What cards do I have?", "Say that
   again.", "Hold on."), with no question pending; checked as text to be that command. Added
   after the rest, so the requests and chatter (and their random choices) are as before.
+* chatter again, last: requests for real cards to people at the table who are not playing ("Dad,
+  do you have Master Soot?"), checked as text not to be a move.
 
 Every text is spoken twice: by the hibari-tts neural voice and by one of several espeak-ng voices
 (through the game's own pyttsx3 engine), each at one of three speeds. The clean renders are WAV
@@ -115,6 +117,19 @@ NOT_IN_DECK = [
     "Ben, is the Green family at home?", "Dan, have you got Mr. Noisy?", "Ask Cara for Mrs. Wobble.",
     "Is Granny Smith at home, Ben?", "Dan, do you have Mr. Bean?", "Cara, have you got the sailor's wife?",
     "Ben, may I have the pilot's daughter please?", "Is Mrs. Twit at home, Dan?",
+]
+# Requests for real cards, but to people at the table who are not playing: no move either. Added after the
+# commands, so the recordings before them stay as they were. Names a player's name with one vowel-like sound
+# more, less or changed ("Clara" beside Cara) are out of reach (``PocketSphinxRecognizer._without_sound_alikes``).
+NOT_PLAYING = [
+    "Dad, do you have Master Soot?", "Mum, is Mrs. Bun at home?", "Nan, may I have Miss Dose, please?",
+    "Grandma, have you got Mr. Grits?", "Is Mr. Bun at home, Grandpa?", "Jen, may I have Mrs. Dose, please?",
+    "Is Mr. Pots at home, Jen?", "Sam, do you have the baker's wife?", "Jan, is Master Chip at home?",
+    "Pam, have you got Mrs. Tape?", "Tara, may I have Mr. Dip?", "Ken, is Miss Bung at home?",
+    "Ask Dad for Mrs. Mug.", "Daddy, can I have Master Bones?", "Tom, do you have Mr. Chip?",
+    "Is Mrs. Grits at home, Nan?", "Uncle, have you got the sweep?", "Kate, may I have Miss Pots, please?",
+    "Is Master Mug at home, Sam?", "Mummy, is Mr. Dose at home?", "Gran, could I have the dyer's son?",
+    "Dad, may I have Mrs. Dose, please?", "Is Miss Soot at home, Dad?", "Auntie, do you have Master Tape?",
 ]
 
 
@@ -262,11 +277,11 @@ def commands(rng: random.Random) -> tuple[list[dict], int]:
     return lines, dropped
 
 
-def chatter(rng: random.Random) -> tuple[list[dict], int]:
+def chatter(rng: random.Random, texts: list[str] = TABLE_TALK + NOT_IN_DECK) -> tuple[list[dict], int]:
     deck = load_deck(DECK)
     understander = Understander(deck, PLAYERS)
     lines, dropped = [], 0
-    for text in TABLE_TALK + NOT_IN_DECK:
+    for text in texts:
         hand = _hand(deck, None, rng)
         if understander.understand(text, asker=ASKER, hand=hand).is_move:
             dropped += 1
@@ -286,6 +301,8 @@ def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool 
     reqs, dropped_requests = requests(n_requests, rng)
     chat, dropped_chatter = chatter(rng)
     cmds, dropped_commands = commands(random.Random(f"{seed}|commands"))  # the other lines draw as before
+    strangers, dropped_strangers = chatter(random.Random(f"{seed}|not playing"), NOT_PLAYING)
+    chat_all, dropped_chatter = chat + strangers, dropped_chatter + dropped_strangers
     (out / "clean").mkdir(parents=True, exist_ok=True)
     if noisy_files:
         (out / "noisy").mkdir(exist_ok=True)
@@ -293,7 +310,7 @@ def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool 
     t0 = time.perf_counter()
     rows = 0
     with open(manifest.with_suffix(".part"), "w", encoding="utf-8") as fh:
-        for i, line in enumerate(reqs + chat + cmds):
+        for i, line in enumerate(reqs + chat + cmds + strangers):
             espeak = ESPEAK_VOICES[i % len(ESPEAK_VOICES)]
             for family, voice, speed, noises in (
                     ("neural", "hibari", rng.choice(NEURAL_SPEEDS), NOISES),
@@ -319,16 +336,16 @@ def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool 
                     fh.write(json.dumps(row) + "\n")
                     rows += 1
             if (i + 1) % 50 == 0:
-                progress(f"  {i + 1} of {len(reqs) + len(chat) + len(cmds)} texts rendered"
+                progress(f"  {i + 1} of {len(reqs) + len(chat_all) + len(cmds)} texts rendered"
                          f" ({time.perf_counter() - t0:.0f} s)")
     manifest.with_suffix(".part").replace(manifest)
     summary = {"seed": seed, "requests": len(reqs), "requests_dropped_as_text": dropped_requests,
-               "chatter": len(chat), "chatter_dropped_as_text": dropped_chatter,
+               "chatter": len(chat_all), "chatter_dropped_as_text": dropped_chatter,
                "commands": len(cmds), "commands_dropped_as_text": dropped_commands,
-               "recordings": 2 * (len(reqs) + len(chat) + len(cmds)), "manifest_rows": rows,
+               "recordings": 2 * (len(reqs) + len(chat_all) + len(cmds)), "manifest_rows": rows,
                "seconds": round(time.perf_counter() - t0, 1)}
     (out / "corpus.json").write_text(json.dumps(summary, indent=2) + "\n")
-    progress(f"{summary['recordings']} recordings ({len(reqs)} requests, {len(chat)} chatter lines and {len(cmds)}"
+    progress(f"{summary['recordings']} recordings ({len(reqs)} requests, {len(chat_all)} chatter lines and {len(cmds)}"
              f" commands, each in two voices), {rows} manifest rows, in {summary['seconds']} s -> {manifest}")
     if dropped_requests or dropped_chatter or dropped_commands:
         progress(f"dropped as text: {dropped_requests} request phrasings the Understander did not act on "

@@ -21,6 +21,7 @@ from voicegame.speech.pocketsphinx_backend import WORD_REJECT
 from voicegame.speech.pronounce import PHONES, ipa_to_arpabet, pronounce, pronounce_all, spelled_phones
 from voicegame.speech.render import as_a_child, speech_pcm
 from voicegame.understanding import Phrases, Understander, load_grammar, speech_grammar
+from voicegame.understanding.grammar import OTHERS_RULE
 
 PLAYERS = ("Alice", "Ben", "Cara", "Dan")
 CACHE = Path(tempfile.gettempdir()) / "voicegame-speech-cache"
@@ -220,16 +221,20 @@ def test_espeak_requests_are_never_a_wrong_move(recognizer, voices, game):
 def test_espeak_commands_are_heard_by_the_grammar_alone(game, voices):
     """The rejection test is tuned on the neural voice and turns espeak down; without it the grammar
     path hears commands in each espeak voice, once the cepstral mean has adapted to the voice (one
-    earlier utterance, as in a game). Two-word "my hand" is too short for espeak en-us ("undo")."""
+    earlier utterance, as in a game). Two-word "my hand" is too short for espeak en-us ("undo").
+    Nearly all would be doubted with the defaults: how nearly moves with the machine's arithmetic
+    (en+f3 "Say that again." scored -15.3 on one machine, just over the threshold, and under it on another)."""
     _need_espeak()
     r = _recognizer(game, reject_margin=None)
+    rejected = []
     for voice in ("en-us", "en-gb", "en+f3"):
         r.hear(voices.render("Ben, is Mrs. Bun at home?", voice))
         for text, intent in (("What is in my hand?", "hand"), ("Whose turn is it?", "status"),
                              ("Say that again.", "repeat")):
             hearing = r.hear(voices.render(text, voice))
             assert game[3].understand(hearing.texts()).intent == intent, (voice, hearing.texts())
-            assert r.last_margin < r.last_reject or r.last_word_margin < WORD_REJECT  # what the defaults reject
+            rejected.append(r.last_margin < r.last_reject or r.last_word_margin < WORD_REJECT)
+    assert sum(rejected) >= 7, rejected  # what the defaults reject
 
 
 def test_streaming_in_100ms_chunks_equals_whole_buffer(game, voices):
@@ -326,19 +331,47 @@ def test_a_misfit_name_word_is_never_played_unconfirmed(game, voices, monkeypatc
     assert result.intent == "ask" and result.confirm and not result.is_move
 
 
-@pytest.mark.xfail(strict=True, reason="known wrong move, issue 4: a name word that begins an utterance is "
-                   "checked only through the whole phrase's margin, and 'Dad' fits 'dan' as well as 'Dan' does")
+STRANGERS = ["Dad, do you have Master Soot?", "Jen, may I have Mrs. Dose, please?",
+             "Pam, may I have Mrs. Dose, please?", "Is Mr. Bun at home, Jen?"]
+
+
 def test_a_request_to_someone_not_playing_is_never_played_unasked(game, voices):
-    """Someone at the table who is not playing is asked for a card: "Dad, do you have Master Soot?"
-    decodes as a request to Dan. A leading name word's own margin does not tell them apart (this
-    "dan" fits at -16, a real leading "Dan" at -9..-22), so it needs its own competitors, such as
-    the names one calls people at a table ("dad", "mum", "nan") in the grammar's player slot."""
+    """Someone at the table who is not playing is asked for a card. Each of these decodes surely as
+    a request to Dan or Cara, and was played (a leading name word's own margin does not tell "Dad"
+    from "Dan"); heard again on its own among the names of people not playing, the name is theirs,
+    so the request is asked about. Said to a player, the same request is still played at once."""
     from voicegame.table.session import as_heard
 
+    hand = ["soot:mr", "dose:mr", "bun:mrs"]
     r = _recognizer(game)
     r.hear(voices.render("Ben, is Mrs. Bun at home?"))  # a first utterance, as in a game (live CMN)
-    hearing = r.hear(voices.render("Dad, do you have Master Soot?"))
-    assert not as_heard(game[3], hearing, "Alice", ["soot:mr"], "cards").is_move, (hearing.texts(), hearing.ruled_out)
+    for text in STRANGERS:
+        hearing = r.hear(voices.render(text))
+        result = as_heard(game[3], hearing, "Alice", hand, "cards")
+        assert not result.is_move and result.confirm, (text, hearing.texts())
+        if text.startswith("Dad"):  # heard surely as "dan ...", then "dad" on its own
+            assert hearing.texts() == ["dan do you have master soot"] and r.last_someone_else == "dad"
+    hearing = r.hear(voices.render("Dan, do you have Master Soot?"))
+    assert hearing.texts() == ["dan do you have master soot"] and r.last_someone_else is None
+    assert as_heard(game[3], hearing, "Alice", hand, "cards").is_move
+
+
+def test_names_of_people_not_playing_said_like_a_players_are_left_out(game):
+    """ "anne" is said as "Ann", "sarah" as "Sara", "karen" as "Cara" with one sound more and "carl"
+    with a vowel-like one changed: heard on its own, a player's name would be taken for them too
+    often. "dad" has a consonant changed from "dan", and stays."""
+    _need_pocketsphinx()
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+
+    phrases = Phrases(load_deck("jaques"), ("Anne", "Sara", "Cara", "Dan"), "en")
+    assert {"ann", "sarah", "karen", "clara", "dad"} <= set(phrases.others)
+    r = PocketSphinxRecognizer()
+    words, grammar, names = speech_grammar(load_grammar("en"), phrases)
+    r.set_grammar(words, grammar, names)
+    rule = next(line for line in r._without_sound_alikes(grammar).splitlines() if line.startswith(OTHERS_RULE))
+    kept = set(rule.split("=")[1].strip(" ;").split(" | "))
+    assert "dad" in kept and "grandma" in kept
+    assert not kept & {"ann", "sarah", "karen", "clara", "carl"}
 
 
 CHILD_REQUESTS = [("Dan, may I have the baker's son?", "Ben", "Dan", "bun:master"),

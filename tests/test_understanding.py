@@ -10,7 +10,7 @@ import pytest
 
 from voicegame.decks import load_deck
 from voicegame.understanding import Phrases, Understander, jsgf, load_grammar, normalize, vocabulary
-from voicegame.understanding.grammar import GrammarError, expand
+from voicegame.understanding.grammar import OTHERS_RULE, GrammarError, expand
 
 PLAYERS = ["Alice", "Ben", "Cara", "Dan"]
 
@@ -68,8 +68,32 @@ def test_jsgf_grammar_allows_a_player_at_either_end():
     text = jsgf(load_grammar("en"), Phrases(load_deck("jaques"), tuple(PLAYERS), "en"))
     assert text.startswith("#JSGF V1.0;")
     assert "public <utterance> = " in text
-    assert "[<player>] <request>" in text and "missus bun the bakers wife" in text
+    assert "[<player>] <request> [please] [<player>]" in text and "missus bun the bakers wife" in text
     assert text.count("(") == text.count(")")
+    # The names of people not playing are there for a second look at a player's name, not in any phrase.
+    others = next(line for line in text.splitlines() if line.startswith(OTHERS_RULE)).split("=")[1]
+    assert {"dad", "nan", "clara"} <= set(others.replace("|", " ").replace(";", " ").split())
+    assert text.count(OTHERS_RULE) == 1
+
+
+def test_a_players_own_name_is_never_someone_not_playing():
+    phrases = Phrases(load_deck("jaques"), ("Dad", "Clara", "Ben"), "en")
+    assert "dad" not in phrases.others and "clara" not in phrases.others and "nan" in phrases.others
+    u = Understander(load_deck("jaques"), ["Dad", "Clara", "Ben"])
+    r = u.understand("Dad, is Mrs. Bun at home?", asker="Ben")
+    assert (r.target, r.card, r.is_move) == ("Dad", "bun:mrs", True)
+
+
+@pytest.mark.parametrize("text", ["Dad, is Mrs. Bun at home?", "Is Mrs. Bun at home, Nan?",
+                                  "Clara, is Mrs. Bun at home?", "Grandma, may I have Mrs. Bun?"])
+def test_a_request_to_someone_not_playing_is_never_a_move(jaques, text):
+    """ "Dad" is one sound from "Dan", and "Clara" from "Cara": a request to someone who is not
+    playing asks who it was for, also when only one player could be asked."""
+    r = jaques.understand(text, asker="Alice")
+    assert (r.intent, r.card, r.target, r.confirm) == ("ask", "bun:mrs", None, True)
+    assert r.reason == "Who do you want to ask?"
+    two = Understander(load_deck("jaques"), ["Alice", "Ben"]).understand(text, asker="Alice")
+    assert not two.is_move and two.confirm
 
 
 @pytest.mark.parametrize("text, target, card", [

@@ -109,7 +109,9 @@ class VoiceIO(Output):
         self._understander, self._expecting = understander, None
         words, grammar, names = speech_grammar(load_grammar(understander.lang), understander.phrases)
         self.listen_for(words, grammar, names)
-        missing = self.recognizer.missing_words(words) if first and self.recognizer is not None else []
+        # Names of people not playing are only there to be told from players' names: not worth a word.
+        missing = [w for w in self.recognizer.missing_words(words) if w not in understander.phrases.others] \
+            if first and self.recognizer is not None else []
         if missing:
             self.print_line(f"The speech model does not know these words, so it cannot hear them: "
                             f"{', '.join(missing)}. Type them instead, or give players other names.")

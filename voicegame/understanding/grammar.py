@@ -13,11 +13,12 @@ from pathlib import Path
 from voicegame.decks import Deck
 from voicegame.understanding.words import FUNCTION_WORDS, normalize, spoken
 
-__all__ = ["GRAMMAR_DIR", "Grammar", "GrammarError", "Phrases", "expand", "importance", "jsgf", "load_grammar",
-           "name_words", "speech_grammar", "vocabulary"]
+__all__ = ["GRAMMAR_DIR", "OTHERS_RULE", "Grammar", "GrammarError", "Phrases", "expand", "importance", "jsgf",
+           "load_grammar", "name_words", "speech_grammar", "vocabulary"]
 
 GRAMMAR_DIR = Path(__file__).resolve().parent.parent.parent / "grammars"
 SLOTS = ("{player}", "{card}", "{family}")
+OTHERS_RULE = "<someone_else>"  # the JSGF rule of ``Phrases.others``
 
 
 class GrammarError(ValueError):
@@ -78,6 +79,9 @@ class Grammar:
     # The word after {family} that lets one member's short name stand for the family: "and" in
     # "Mr. Bun and family" (seed 003 rule 8). A recognizer's grammar must allow both there.
     by_member: str = ""
+    # What people at the table who are not playing are called ("dad", "nan", "clara"): a request
+    # to them is not a move, and a recognizer must be able to hear the word rather than a player's name.
+    others: tuple[str, ...] = ()
 
     def template_words(self) -> set[str]:
         words = set(self.fillers)
@@ -120,6 +124,7 @@ def load_grammar(lang: str = "en") -> Grammar:
         commands=group(data["commands"]),
         source=data,
         by_member=" ".join(normalize(data.get("by_member", ""))),
+        others=tuple(dict.fromkeys(w for other in data.get("others", []) for w in normalize(other))),
     )
 
 
@@ -150,8 +155,11 @@ class Phrases:
                     variants.append(normalize(fam.name(name_lang, form)))
             self.families[fam.key] = list(dict.fromkeys(v for v in variants if v))
         self.players = {p: normalize(p) for p in players}
+        # Names of people who are not playing, but for words this game's players, cards and families use.
+        taken = self._words()
+        self.others = tuple(w for w in load_grammar(lang).others if w not in taken)
 
-    def words(self) -> set[str]:
+    def _words(self) -> set[str]:
         out: set[str] = set()
         for group in (self.cards, self.families):
             for variants in group.values():
@@ -161,6 +169,10 @@ class Phrases:
             out.update(words)
         return out
 
+    def words(self) -> set[str]:
+        """Every word that names a card, family, player or someone who is not playing."""
+        return self._words() | set(self.others)
+
 
 def vocabulary(grammar: Grammar, phrases: Phrases) -> list[str]:
     """The recognizer's fixed word list, in spoken form ("mister", not "mr")."""
@@ -168,9 +180,9 @@ def vocabulary(grammar: Grammar, phrases: Phrases) -> list[str]:
 
 
 def name_words(phrases: Phrases) -> list[str]:
-    """The spoken words that name a card, family or player ("bun", "baker", "missus", "cara"):
-    a recognizer can check that each one of them fits the audio, as "Mrs. Smith" forced into
-    "missus tape" misfits in one word only and hides in a score over the whole phrase."""
+    """The spoken words that name a card, family, player or someone not playing ("bun", "baker",
+    "missus", "cara", "dad"): a recognizer can check that each one of them fits the audio, as "Mrs.
+    Smith" forced into "missus tape" misfits in one word only and hides in a score over the whole phrase."""
     return sorted({spoken(w) for w in phrases.words() if importance(w) == 1.0})
 
 
@@ -181,7 +193,10 @@ def speech_grammar(grammar: Grammar, phrases: Phrases) -> tuple[list[str], str, 
 
 
 def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True) -> str:
-    """A JSGF grammar for PocketSphinx: an optional player at either end of any request."""
+    """A JSGF grammar for PocketSphinx: an optional player at either end of any request. The names of
+    people not playing are a rule of their own that no phrase uses (``OTHERS_RULE``): in the search
+    they would lower how well every request scores, so PocketSphinx hears a player's name a second
+    time among them instead."""
 
     def alt(seqs) -> str:
         return " | ".join(" ".join(spoken(w) for w in s) for s in sorted(set(seqs)))
@@ -197,6 +212,8 @@ def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True) -
 
     lines = ["#JSGF V1.0;", f"grammar voicegame_{grammar.language};"]
     lines.append("<player> = " + alt(phrases.players.values()) + ";")
+    if phrases.others:
+        lines.append(f"{OTHERS_RULE} = " + alt((w,) for w in phrases.others) + ";")
     lines.append("<card> = " + alt(v for vs in phrases.cards.values() for v in vs) + ";")
     lines.append("<family> = " + alt(v for vs in phrases.families.values() for v in vs) + ";")
     lines.append("<head> = <family> | " + alt(v for _, v in phrases.heads) + ";")

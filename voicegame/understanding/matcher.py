@@ -10,7 +10,7 @@ Table chatter must never become a move: extra words cost a lot, statement words 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from voicegame.decks import Deck
@@ -37,6 +37,8 @@ _STATEMENT_WORDS = frozenset({"has", "had", "have", "think", "know", "want", "wa
                               "our", "your", "tomorrow", "yesterday", "drink", "biscuits", "heeft", "niet", "geen",
                               "wie", "waar", "wat", "mijn"})
 _MOVES = ("ask", "ask_family")
+# The target of a request to someone who is not playing ("Dad, is Mr. Bun at home?"); no player is called this.
+_NOT_PLAYING = "<not playing>"
 _TEMPLATE_CACHE: dict[tuple[str, str, tuple[str, ...]], float] = {}  # (lang, intent, skeleton) -> cost
 _CANDIDATES = 6  # cards (or families) kept per utterance; the rest are far behind
 
@@ -178,6 +180,7 @@ class Understander:
         self._family_variants_phase2 = self._family_variants + [
             (family, v, tuple(importance(w) for w in v), v) for family, v in self.phrases.heads]
         self._player_variants = [(p, v, tuple(1.0 for _ in v), v) for p, v in self.phrases.players.items()]
+        self._player_variants += [(_NOT_PLAYING, (w,), (1.0,), (w,)) for w in self.phrases.others]
         self._name_words = self.phrases.words()
         self._sounds = SoundTable(self._name_words)
         # "weightlifter(s)" said as one word for the two-word "weight lifter".
@@ -416,8 +419,11 @@ class Understander:
         others = [p for p in self.players if p != asker]
         if best.target is None and asker is not None and len(others) == 1:
             result.target = others[0]  # two players: the request can only be for the other one
-        elif best.target is None:
-            named = [h for h in ranked if self._same_request(h, best) and h.target and h.target != asker]
+        elif best.target in (None, _NOT_PLAYING):
+            # Said to someone who is not playing, it is never a move, whoever else it might have been for.
+            result.target = None
+            named = [h for h in ranked if self._same_request(h, replace(best, target=None))
+                     and h.target not in (None, asker, _NOT_PLAYING)]
             result.confirm = True
             result.alternatives = [self._alt(h) for h in named[:3]]
             result.reason = "Who do you want to ask?"
@@ -427,7 +433,8 @@ class Understander:
         if heard <= ACT_COST and margin >= ACT_MARGIN and not surname_ask and instead_of is None:
             return result
         result.confirm = True
-        close = [h for h in rivals if h.intent in _MOVES and h.target is not None and h.cost <= CONFIRM_COST + 0.5]
+        close = [h for h in rivals if h.intent in _MOVES and h.target not in (None, _NOT_PLAYING)
+                 and h.cost <= CONFIRM_COST + 0.5]
         result.alternatives = [{**self._alt(best), "target": result.target}] + [self._alt(h) for h in close[:2]]
         return result
 
