@@ -356,6 +356,22 @@ def test_a_request_to_someone_not_playing_is_never_played_unasked(game, voices):
     assert as_heard(game[3], hearing, "Alice", hand, "cards").is_move
 
 
+@pytest.mark.parametrize("a, b, near", [
+    ("K EH R AH", "K EH R AH N", True),  # karen: one sound more
+    ("K EH R AH", "K L EH R AH", True),  # clara
+    ("K AA R AH", "K AA R L", True),  # carl: a vowel-like sound changed
+    ("B AE N", "AE N", True),  # ann: one sound less
+    ("D AE N", "D AE D", False),  # dad: a consonant changed
+    ("B EH N", "JH EH N", False),  # jen
+    ("D AE N", "S T AE N", False),  # stan: two sounds
+])
+def test_names_within_one_sound(a, b, near):
+    from voicegame.speech.pocketsphinx_backend import _within_one_sound
+
+    assert _within_one_sound(a.split(), b.split()) is near
+    assert _within_one_sound(b.split(), a.split()) is near
+
+
 def test_names_of_people_not_playing_said_like_a_players_are_left_out(game):
     """ "anne" is said as "Ann", "sarah" as "Sara", "karen" as "Cara" with one sound more and "carl"
     with a vowel-like one changed: heard on its own, a player's name would be taken for them too
