@@ -1,6 +1,6 @@
 """Voice benchmark: the synthetic corpus through the real recognizer, understander and engine.
 
-    python scripts/bench_voice.py                  # about 50 min on 2 cores; builds the corpus if missing
+    python scripts/bench_voice.py                  # about 35 min on 2 cores; builds the corpus if missing
     python scripts/bench_voice.py --quick          # a sixth of the corpus and 12 latency runs, about 9 min
     python scripts/bench_voice.py --json > voice.json
     python scripts/bench_voice.py --corpus DIR --workers 2 --latency 30 --failures 40
