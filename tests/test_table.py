@@ -209,6 +209,21 @@ def test_the_same_words_heard_surely_are_played_at_once():
     assert game.actions == [Ask(miss.target, card=miss.card, polite=True)]
 
 
+@pytest.mark.parametrize("sure", [True, False])
+def test_a_request_to_someone_not_playing_asks_who_and_changes_nothing(sure):
+    """ "Dad" is one sound from "Dan"-like names, but Dad is not in the game: heard surely or not,
+    the request is never played; the table asks who it was for, and the answer plays it."""
+    game = _alice_to_move()
+    miss = _miss_for(game, "Alice")
+    card = game.deck.card(miss.card).name("en", "short")
+    table, out = _table(game, {"Ben": "random", "Cara": "random"}, lambda t: None)
+    table.handle("Alice", Hearing((Alternative(f"dad is {card.lower()} at home please", 0.9),), sure=sure))
+    assert game.actions == []
+    assert out.lines()[-1] == f"Who do you want to ask for {card}? Say a name: Ben or Cara."
+    table.handle("Alice", miss.target)
+    assert game.actions == [Ask(miss.target, card=miss.card, polite=True)]
+
+
 def test_more_detail_names_cards_in_full_and_less_detail_goes_back():
     game = _alice_to_move()
     table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
