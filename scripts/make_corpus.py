@@ -120,7 +120,7 @@ NOT_IN_DECK = [
 ]
 # Requests for real cards, but to people at the table who are not playing: no move either. Added after the
 # commands, so the recordings before them stay as they were. Names a player's name with one vowel-like sound
-# more, less or changed ("Clara" beside Cara) are out of reach (``PocketSphinxRecognizer._without_sound_alikes``).
+# more, less or changed ("Clara" beside Cara) are out of reach (``PocketSphinxRecognizer._load_addressees``).
 NOT_PLAYING = [
     "Dad, do you have Master Soot?", "Mum, is Mrs. Bun at home?", "Nan, may I have Miss Dose, please?",
     "Grandma, have you got Mr. Grits?", "Is Mr. Bun at home, Grandpa?", "Jen, may I have Mrs. Dose, please?",

@@ -333,7 +333,7 @@ Round 16 (people at the table who are not playing):
   changed, far too often (clean: "Cara" as "karen" in 8 of the first 34 requests played at once; with
   "karen" and "clara" left out, as "carl" in 10 of 126), as where a word ends is not sure; one consonant
   changed ("dad" beside "dan", "jen" beside "ben") came out as the player every time.
-  ``_without_sound_alikes`` leaves the near ones out, so "Clara" at a table with Cara is still heard as
+  ``_load_addressees`` leaves the near ones out, so "Clara" at a table with Cara is still heard as
   Cara.
 * 112 such requests (28 names, 4 phrasings; a name first or last): played 9 -> 1 (the "Clara" one).
   64 more with 16 other names (Gwen, Zara, Pat, ...): none played, before or after. The corpus: clean,
@@ -655,7 +655,6 @@ class PocketSphinxRecognizer(Recognizer):
                     said.append(phones.split())
                     self.added[f"{word}({len(said)})"] = phones
         still = [w for w in unknown if w not in self.added]
-        jsgf = self._without_sound_alikes(jsgf)
         factored = factor_jsgf(jsgf)
         for decoding in (self._raw, self._denoised):
             for word, phones in self.added.items():
@@ -677,8 +676,15 @@ class PocketSphinxRecognizer(Recognizer):
 
     def _load_addressees(self, jsgf: str) -> tuple[frozenset[str], frozenset[str]] | None:
         """Give ``_who`` a grammar of the words of the players' names and the names of people not
-        playing, from ``jsgf``'s rules (None: the grammar has no one not playing, e.g. a yes or no)."""
-        players, others = (set(_rule_words(jsgf, rule)) for rule in ("<player>", OTHERS_RULE))
+        playing, from ``jsgf``'s rules (None: the grammar has no one not playing, e.g. a yes or no).
+        Names said as a player's name word is, or nearly (``_within_one_sound``: "anne" in a game with
+        Ann; "karen", "clara", "carl" and "ann" in one with Cara and Ben), are left out: a player's name
+        heard on its own takes such a neighbour too often, as where a word ends is not sure (round 16).
+        A consonant changed stays ("dad" with Dan)."""
+        players = set(_rule_words(jsgf, "<player>"))
+        said = [p for w in players for p in self._pronunciations(w)]
+        others = {w for w in _rule_words(jsgf, OTHERS_RULE)
+                  if not any(_within_one_sound(p, q) for p in self._pronunciations(w) for q in said)}
         if not players or not others:
             return None
         for word in players | others:
@@ -711,20 +717,6 @@ class PocketSphinxRecognizer(Recognizer):
             if hyp is not None and hyp.hypstr in others:
                 return hyp.hypstr
         return None
-
-    def _without_sound_alikes(self, jsgf: str) -> str:
-        """``jsgf`` without the names of people not playing (``OTHERS_RULE``) said as a player's name
-        word is, or nearly (``_within_one_sound``: "anne" in a game with Ann; "karen", "clara", "carl" and
-        "ann" in one with Cara and Ben): a player's name heard on its own takes such a neighbour too
-        often, as where a word ends is not sure (round 16). A consonant changed stays ("dad" with Dan)."""
-        rule = re.search(rf"^{re.escape(OTHERS_RULE)} = (.*);$", jsgf, re.M)
-        if rule is None:
-            return jsgf
-        others = rule.group(1).split(" | ")
-        said = [p for w in _rule_words(jsgf, "<player>") for p in self._pronunciations(w)]
-        kept = [w for w in others if not any(_within_one_sound(p, q) for p in self._pronunciations(w) for q in said)]
-        # <VOID> can never be said: the rule stays valid with nobody in it.
-        return jsgf[:rule.start(1)] + (" | ".join(kept) or "<VOID>") + jsgf[rule.end(1):]
 
     def take_notice(self) -> str | None:
         notice, self._notice = self._notice, None

@@ -422,8 +422,9 @@ class Understander:
         elif best.target in (None, _NOT_PLAYING):
             # Said to someone who is not playing, it is never a move, whoever else it might have been for.
             result.target = None
-            named = [h for h in ranked if self._same_request(h, replace(best, target=None))
-                     and h.target not in (None, asker, _NOT_PLAYING)]
+            to_anyone = replace(best, target=None)
+            named = [h for h in ranked
+                     if self._same_request(h, to_anyone) and h.target not in (None, asker, _NOT_PLAYING)]
             result.confirm = True
             result.alternatives = [self._alt(h) for h in named[:3]]
             result.reason = "Who do you want to ask?"
