@@ -339,6 +339,16 @@ Round 16 (people at the table who are not playing):
   64 more with 16 other names (Gwen, Zara, Pat, ...): none played, before or after. The corpus: clean,
   exact 126 of 160 as before; white 20 dB, one request to Ben asked about ("pam"); babble 20 dB, five
   ("dad" three times for a Ben whose burst babble hides).
+
+Round 17 (quiet only; per-utterance figures over the whole corpus, every condition):
+
+* Of the 40 clean neural-voice requests not played at once, 20 had raw and denoised decodings that
+  disagreed on the name words; in 4 of them that alone kept a Hearing from being sure, and the raw
+  decoding was right each time. Denoising quiet audio only takes detail away, so in quiet (the SNR
+  estimate at or over ``QUIET_SNR``) ``sure`` no longer needs agreement; the other tests stay.
+  Clean, exact 120 -> 124 of 160 on this machine, no wrong move or chatter move in any condition.
+* A ``sure`` test on the margin without the first word (tuning round 4's idea) was measured again:
+  at most +3 clean and +3 at white 20 dB before the first chatter move (-12 per frame). Left out.
 """
 
 from __future__ import annotations
@@ -850,7 +860,8 @@ class PocketSphinxRecognizer(Recognizer):
             confidence = 1.0 / (1.0 + math.exp(max(-50.0, min(50.0, (SURE_MARGIN - heard.margin) / _MARGIN_SCALE))))
             alternatives = (Alternative(heard.text, round(confidence, 3)),)
             stray = self.reject_margin is not None and heard.margin < COMMAND_REJECT - NOISE_SLOPE * noisy - slack
-        sure = not slack and (agreed or not steady) and self.last_margin >= SURE_MARGIN \
+        # In quiet the two decodings need not agree (round 17): there the raw audio is the cleaner one.
+        sure = not slack and (agreed or not steady or not noisy) and self.last_margin >= SURE_MARGIN \
             and self.last_word_margin >= SURE_WORD_MARGIN and not doubtful
         # A player's name that is someone else's when heard on its own: "Dad, ..." is not for Dan.
         self.last_someone_else = self._someone_else(raw, audio) if sure and raw is not None else None
