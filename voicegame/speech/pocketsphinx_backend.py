@@ -346,7 +346,8 @@ Round 17 (quiet only; per-utterance figures over the whole corpus, every conditi
   disagreed on the name words; in 4 of them that alone kept a Hearing from being sure, and the raw
   decoding was right each time. Denoising quiet audio only takes detail away, so in quiet (the SNR
   estimate at or over ``QUIET_SNR``) ``sure`` no longer needs agreement; the other tests stay.
-  Clean, exact 120 -> 124 of 160 on this machine, no wrong move or chatter move in any condition.
+  Clean, exact 120 -> 123 of 160 neural-voice requests on this machine (the clean rows run again), no
+  wrong move or chatter move; the per-utterance figures showed no noisy row would change.
 * A ``sure`` test on the margin without the first word (tuning round 4's idea) was measured again:
   at most +3 clean and +3 at white 20 dB before the first chatter move (-12 per frame). Left out.
 """
