@@ -3,6 +3,7 @@
     python scripts/make_corpus.py                       # into /tmp/voicegame-corpus (about a minute)
     python scripts/make_corpus.py --out DIR --seed 1
     python scripts/make_corpus.py --noisy-files         # also write every noise condition as a WAV
+    python scripts/make_corpus.py --held-out            # the held-out corpus, into /tmp/voicegame-heldout
 
 Needs ``pip install -e '.[bench]'`` (hibari-tts) and espeak-ng. Audio is never committed: it is
 rebuilt from this script. The game: the jaques deck, players Alice, Ben, Cara and Dan, Alice
@@ -23,6 +24,12 @@ What is in it:
   after the rest, so the requests and chatter (and their random choices) are as before.
 * chatter again, last: requests for real cards to people at the table who are not playing ("Dad,
   do you have Master Soot?"), checked as text not to be a move.
+
+The held-out corpus (``--held-out``, seed 2) has other requests from the same templates, and table
+talk, requests for cards not in the deck and requests to people not playing that were written after
+the recognizer's thresholds were tuned, in clean audio and white or babble noise 30 dB under the voice
+(espeak-ng voices clean only): quiet rooms, where requests are played without asking. Benchmark it
+with ``bench_voice.py --corpus /tmp/voicegame-heldout``.
 
 Every text is spoken twice: by the hibari-tts neural voice and by one of several espeak-ng voices
 (through the game's own pyttsx3 engine), each at one of three speeds. The clean renders are WAV
@@ -131,6 +138,62 @@ NOT_PLAYING = [
     "Is Master Mug at home, Sam?", "Mummy, is Mr. Dose at home?", "Gran, could I have the dyer's son?",
     "Dad, may I have Mrs. Dose, please?", "Is Miss Soot at home, Dad?", "Auntie, do you have Master Tape?",
 ]
+
+# The held-out corpus (``--held-out``): lines written after the thresholds were tuned on the ones above, to
+# check them on words they never saw, in quiet rooms (clean, and white or babble noise 30 dB under the
+# voice, which the recognizer counts as quiet). Its requests are drawn from the same templates with
+# another seed.
+HELD_OUT_TALK = [
+    "Ben, do you have a pen I could borrow?", "Cara, is your brother at home today?",
+    "Dan, may I have a biscuit please?", "Is Dad at home yet?", "Ben, have you got my hat?",
+    "Cara, do you have any sweets?", "Dan, is your mum picking you up?", "Is the baker open on Sunday?",
+    "Ben, can I have a sip of your juice?", "Cara, have you got a hair band?", "Dan, is the doctor coming?",
+    "Mister Bean is on the telly tonight.", "Miss Smith is our new teacher.",
+    "Mrs. Jones from next door is coming round.", "Cara, pass the bowl please.", "Dan, sit down please.",
+    "The whole family is coming at Christmas.", "Is anyone at home next door?", "My family went to the zoo.",
+    "Ben, have you got the time?", "Cara, is that your coat?", "Dan, do you want some cake?",
+    "Could I have some more chips please?", "Is the pot of tea ready?", "I need a new pair of boots.",
+    "Ben, are you at home tomorrow?", "Dan, is your dad a baker?", "Cara, may I have a go on your bike?",
+    "Can I have the tape please, Ben?", "Ben, do you have any chips left?", "Dan, do you have the dice?",
+    "Cara, is your mum the baker?", "Dan, I want a drink.", "Ben, got any gum?", "Is the bin full?",
+    "I want to go home.", "Ben, the dog ate my card.", "Cara, is your sister at home?",
+    "Dan, do you have a spoon?", "The postman came early today.", "Is Miss Potts your teacher?",
+    "Ben, can I have the blue cup?", "Ben, is your mother at home?", "Cara, may I have the butter please?",
+    "Dan, have you got a plaster?", "Is the dinner at home or out?", "Ben, have you got the dustpan?",
+    "Cara, do you have a spare sock?", "Dan, can I have your mug?", "I miss the old days.",
+    "Master bedroom is upstairs.", "Ben, I'll get you back for that.", "Cara, my turn next, isn't it?",
+    "Dan, you did that on purpose.", "Is the paint dry yet?", "The tailor fixed my trousers.",
+    "The chimney needs sweeping.", "Ben, can you hear me?", "Cara, wake up!", "Dan, the bath is running.",
+    "Have you got any homework, Ben?", "Is Mister Tumble on today, Cara?", "Do you have the time, Dan?",
+    "May I have a cuddle, Mum?", "Have you got a plaster, Cara?",
+]
+HELD_OUT_NOT_IN_DECK = [
+    "Ben, is Mr. Brown at home?", "Cara, may I have Mrs. Green?", "Dan, have you got Master Plum?",
+    "Is Miss Scarlet at home, Ben?", "Ask Dan for Mr. Bump.", "Cara, do you have Miss Sunshine?",
+    "Ben, may I have Mrs. White the Cook?", "Dan, is Mr. Bloggs the Butler at home?",
+    "Ben, have you got Mrs. Bond?", "Cara, may I have Mr. Tate?", "Is Miss Dunn at home, Dan?",
+    "Ben, do you have Mr. Pink?", "Dan, can I have the King of Spades?", "Cara, is Mrs. Dobbs at home?",
+    "Ben, have you got the fisherman's son?", "Is the farmer's daughter at home, Cara?",
+    "Dan, may I have the postman's wife?", "Ask Ben for Master Mustard.", "Cara, have you got Mr. Silly?",
+    "Is Mrs. Honey at home, Dan?", "Ben, may I have the policeman's son?", "Dan, do you have Miss Piggy?",
+    "Is Mr. Sneeze at home, Ben?", "Cara, can I have Master Jack?", "Ben, is the Brown family at home?",
+    "Dan, is the Smith family at home?", "Cara, do you have Mr. Rush?", "Is Mrs. Peacock at home, Ben?",
+    "Dan, may I have Mr. Fox the Farmer?", "Ask Cara for Miss Bright.",
+]
+HELD_OUT_NOT_PLAYING = [
+    "Gwen, do you have Mr. Bun?", "Is Mrs. Pots at home, Zara?", "Pat, may I have Master Dip?",
+    "Lily, have you got Miss Soot?", "Is Mr. Chip at home, Grandad?", "Max, do you have Mrs. Bones?",
+    "Ask Mummy for the tailor.", "Tess, is Master Grits at home?", "Is Miss Mug at home, Will?",
+    "Josh, may I have Mr. Tape?", "Ella, have you got Master Bung?", "Is Mrs. Dip at home, Joe?",
+    "Molly, do you have Miss Dose?", "Sophie, may I have Mr. Soot?", "Is Master Pots at home, Harry?",
+    "Auntie, is Mrs. Chip at home?", "Grandad, can I have Mr. Bones?", "Daddy, is Miss Bun at home?",
+    "Sam, may I have the baker's son?", "Bea, do you have Mrs. Mug?", "Dee, is Mr. Dose at home?",
+    "Mum, may I have Master Tape?", "Nan, is Mr. Mug at home?", "Is Miss Chip at home, Mum?",
+    "Dad, can I have the sweep's wife?", "Jen, have you got Mr. Bung?", "Is Mrs. Soot at home, Gran?",
+    "Tom, may I have Miss Grits, please?", "Kate, is Mr. Pots at home?", "Ken, do you have Master Bun?",
+]
+HELD_OUT_NOISES = [("white", 30), ("babble", 30)]
+HELD_OUT_OUT = Path("/tmp/voicegame-heldout")
 
 
 # ------------------------------------------------------------------ phrasing from the templates
@@ -294,14 +357,18 @@ def chatter(rng: random.Random, texts: list[str] = TABLE_TALK + NOT_IN_DECK) -> 
 # ------------------------------------------------------------------ rendering
 
 
-def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool = False,
+def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool = False, held_out: bool = False,
           progress=print) -> Path:
-    """Render the corpus into ``out``; returns the manifest's path."""
+    """Render the corpus into ``out`` (``held_out``: the held-out lines and quiet rooms); returns the
+    manifest's path."""
     rng = random.Random(seed)
+    talk, not_playing = (HELD_OUT_TALK + HELD_OUT_NOT_IN_DECK, HELD_OUT_NOT_PLAYING) if held_out \
+        else (TABLE_TALK + NOT_IN_DECK, NOT_PLAYING)
+    neural_noises, espeak_noises = (HELD_OUT_NOISES, []) if held_out else (NOISES, ESPEAK_NOISES)
     reqs, dropped_requests = requests(n_requests, rng)
-    chat, dropped_chatter = chatter(rng)
+    chat, dropped_chatter = chatter(rng, talk)
     cmds, dropped_commands = commands(random.Random(f"{seed}|commands"))  # the other lines draw as before
-    strangers, dropped_strangers = chatter(random.Random(f"{seed}|not playing"), NOT_PLAYING)
+    strangers, dropped_strangers = chatter(random.Random(f"{seed}|not playing"), not_playing)
     chat_all, dropped_chatter = chat + strangers, dropped_chatter + dropped_strangers
     (out / "clean").mkdir(parents=True, exist_ok=True)
     if noisy_files:
@@ -313,8 +380,8 @@ def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool 
         for i, line in enumerate(reqs + chat + cmds + strangers):
             espeak = ESPEAK_VOICES[i % len(ESPEAK_VOICES)]
             for family, voice, speed, noises in (
-                    ("neural", "hibari", rng.choice(NEURAL_SPEEDS), NOISES),
-                    ("espeak", espeak, rng.choice(ESPEAK_SPEEDS), ESPEAK_NOISES)):
+                    ("neural", "hibari", rng.choice(NEURAL_SPEEDS), neural_noises),
+                    ("espeak", espeak, rng.choice(ESPEAK_SPEEDS), espeak_noises)):
                 base = f"{line['kind'][0]}{i:03d}-{voice.replace('+', '_')}"
                 pcm = speech_pcm(line["text"], voice, speed)
                 write_wav(out / "clean" / f"{base}.wav", pcm)
@@ -356,12 +423,17 @@ def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"folder to write (default {DEFAULT_OUT})")
+    ap.add_argument("--out", type=Path, default=None,
+                    help=f"folder to write (default {DEFAULT_OUT}, or {HELD_OUT_OUT} with --held-out)")
     ap.add_argument("--requests", type=int, default=160, help="request texts, each spoken twice (default 160)")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=None, help="default 1 (2 with --held-out)")
     ap.add_argument("--noisy-files", action="store_true", help="write every noise condition as a WAV file too")
+    ap.add_argument("--held-out", action="store_true",
+                    help="the held-out corpus: other table talk, strangers and phrasings, in quiet rooms")
     args = ap.parse_args(argv)
-    build(args.out, n_requests=args.requests, seed=args.seed, noisy_files=args.noisy_files)
+    out = args.out or (HELD_OUT_OUT if args.held_out else DEFAULT_OUT)
+    seed = args.seed if args.seed is not None else 2 if args.held_out else 1
+    build(out, n_requests=args.requests, seed=seed, noisy_files=args.noisy_files, held_out=args.held_out)
     return 0
 
 

@@ -558,3 +558,75 @@ def test_a_held_card_heard_is_asked_about_as_its_legal_sound_alike(answer):
         assert out.private_lines["Alice"][-1] == "You already hold Mrs. Bung."
         assert game.actions == [] and game.hand("Alice") == before and table.pending is None
         assert not any("Mrs. Bung" in line for line, _ in out.public_lines)
+
+
+def test_card_sound_alikes_are_the_surnames_a_recognizer_swaps():
+    from voicegame.decks import load_deck
+    from voicegame.understanding import Understander
+
+    alikes = Understander(load_deck("jaques"), ("Alice", "Ben")).card_sound_alikes
+    assert {k: v for k, v in alikes.items() if v} == {"bun": {"bung"}, "bung": {"bun"}, "dip": {"tape"},
+                                                     "tape": {"dip"}}
+    assert not any(Understander(load_deck("standard"), ("Alice", "Ben")).card_sound_alikes.values())
+
+
+@pytest.mark.parametrize("hand, confirmed", [
+    (["bun:mr", "bung:mr"], True),  # Mrs. Bun is a request Alice may make too: ask first
+    (["bung:mr", "chip:mr"], False),  # no Bun held: "Mrs. Bun" would be refused, so "Mrs. Bung" it is
+    (["bun:mr", "bun:mrs", "bung:mr"], False),  # Mrs. Bun held: not a request she may make
+])
+def test_a_card_heard_surely_is_confirmed_when_its_sound_alike_may_be_asked_for_too(hand, confirmed):
+    """ "Family Bun, Dan." came out "family bung dan" (clean, held-out phrasings), surely: played, it
+    asked for the wrong family. A card whose family sounds like another the asker may ask for is
+    confirmed first, heard however surely; typed, it is taken as typed."""
+    from voicegame.decks import load_deck
+    from voicegame.table.session import as_heard
+    from voicegame.understanding import Understander
+
+    understander = Understander(load_deck("jaques"), ("Alice", "Ben", "Cara", "Dan"))
+    heard = Hearing((Alternative("cara have you got missus bung", 0.99),), sure=True)  # Cara: no sound-alike
+    got = as_heard(understander, heard, "Alice", hand, "cards")
+    assert (got.intent, got.target, got.card, got.confirm) == ("ask", "Cara", "bung:mrs", confirmed)
+    assert as_heard(understander, "Cara, have you got Mrs. Bung?", "Alice", hand, "cards").is_move
+    tape = as_heard(understander, Hearing((Alternative("cara have you got master tape", 0.99),), sure=True),
+                    "Alice", ["dip:mr", "tape:mr"], "cards")
+    assert tape.card == "tape:master" and tape.confirm
+
+
+def test_a_whole_family_heard_surely_is_confirmed_when_its_sound_alike_is_a_family_too():
+    from voicegame.decks import load_deck
+    from voicegame.table.session import as_heard
+    from voicegame.understanding import Understander
+
+    understander = Understander(load_deck("jaques"), ("Alice", "Ben", "Cara", "Dan"))
+    for words, confirmed in (("family bung cara", True), ("family soot cara", False)):
+        got = as_heard(understander, Hearing((Alternative(words, 0.99),), sure=True), "Alice", [], "families")
+        assert got.intent == "ask_family" and got.target == "Cara" and got.confirm is confirmed, words
+
+
+def test_a_request_heard_as_said_to_the_asker_asks_who_it_was_for():
+    """ "Ella, have you got Master Bung?" came out "alice have you got master bung" from Alice: no
+    one asks themselves, so the table asks whom she meant instead of explaining the rule."""
+    game = _alice_to_move()
+    miss = _miss_for(game, "Alice")
+    card = game.deck.card(miss.card).name("en", "short")
+    table, out = _table(game, {"Ben": "random", "Cara": "random"}, lambda t: None)
+    table.handle("Alice", Hearing((Alternative(f"alice have you got {card.lower()}", 0.99),), sure=True))
+    assert game.actions == []
+    assert out.lines()[-1] == f"Who do you want to ask for {card}? Say a name: Ben or Cara."
+    table.handle("Alice", miss.target)
+    assert game.actions[:1] == [Ask(miss.target, card=miss.card, polite=False)]
+
+
+def test_a_card_named_by_its_trade_is_not_doubted_for_its_surname():
+    from voicegame.decks import load_deck
+    from voicegame.table.session import as_heard, doubts_card
+    from voicegame.understanding import Understander
+
+    understander = Understander(load_deck("jaques"), ("Alice", "Ben", "Cara", "Dan"))
+    hand = ["tape:mr", "dip:mr"]
+    for words, confirmed in (("cara have you got the dyers son", False), ("cara have you got master dip", True)):
+        got = as_heard(understander, Hearing((Alternative(words, 0.99),), sure=True), "Alice", hand, "cards")
+        assert got.target == "Cara" and got.confirm is confirmed, words
+    family = understander.understand("cara are the dips at home", asker="Alice", hand=hand)
+    assert family.family == "dip" and doubts_card(understander, family, hand, "cards")  # the plural counts too

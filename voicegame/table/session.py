@@ -34,9 +34,11 @@ def as_heard(understander: Understander, said: str | Hearing, asker: str | None,
              phase: str) -> Understanding:
     """What ``said`` means, and whether to act on it at once. Typed words are taken as typed.
     Heard words are doubted more: a request is confirmed first when the recognizer was not sure of
-    its words, or when it names a player whose name sounds like another's (a recognizer takes
-    "Ben" for "Dan" with full confidence) unless its own second check told them apart, and not
-    taken at all from words it doubts (a command is): a wrong move is the worst thing this program can do. The hand ranks what was heard
+    its words, when it names a player whose name sounds like another's (a recognizer takes "Ben"
+    for "Dan" with full confidence) unless its own second check told them apart, or a card whose
+    family sounds like another the asker may ask for ("Bung" for "Bun"); one to the asker is asked
+    whom it was for; and none is taken from words the recognizer doubts (a command is): a wrong
+    move is the worst thing this program can do. The hand ranks what was heard
     (legal requests first among sound-alikes: "Meneer Botten" heard may be "Meneer Potten"),
     never what was typed: a typed card held is that card, and the rules then say why not."""
     if isinstance(said, str):
@@ -44,7 +46,10 @@ def as_heard(understander: Understander, said: str | Hearing, asker: str | None,
     heard = understander.understand(said.texts(), asker=asker, hand=hand, phase=phase)
     if said.doubtful and heard.intent in ("ask", "ask_family"):  # words forced out of table talk, maybe
         return Understanding(text=heard.text, intent="none", reason=None)
-    if heard.is_move and doubts_target(understander, said, heard.target):
+    if heard.is_move and heard.target == asker:  # no one asks themselves: a name misheard, or table talk
+        return replace(heard, target=None, confirm=True, alternatives=[], reason="Who do you want to ask?")
+    if heard.is_move and (doubts_target(understander, said, heard.target)
+                          or doubts_card(understander, heard, hand, phase)):
         heard = replace(heard, confirm=True)
     return heard
 
@@ -58,6 +63,23 @@ def doubts_target(understander: Understander, said: str | Hearing, target: str) 
     names = understander.phrases.players
     return not said.sure or any(not _told_apart(said, names[target], names[other])
                                 for other in understander.sound_alikes.get(target, ()))
+
+
+def doubts_card(understander: Understander, heard: Understanding, hand: list[str] | None, phase: str) -> bool:
+    """Whether a heard request must be confirmed because its family's surname was heard (not its
+    trade: "the dyer's son") and a family whose surname sounds like it (``Understander.card_sound_alikes``:
+    "Mrs. Bung" for "Mrs. Bun") would make a request the asker may make as well: the same member of
+    it, not held, of a family held (any family when whole families are asked for, or the hand is not known)."""
+    family = heard.family or heard.card.split(":")[0]
+    alikes = understander.card_sound_alikes.get(family, ())
+    surname, said = understander.phrases.families[family][0], set(normalize(heard.text))
+    if not alikes or not (set(surname) <= said or {w + "s" for w in surname} <= said):
+        return False
+    if phase == "families" or hand is None:
+        return bool(alikes)
+    held = {card.split(":")[0] for card in hand}
+    member = heard.card.split(":")[1] if heard.card else None
+    return any(other in held and (member is None or f"{other}:{member}" not in hand) for other in alikes)
 
 
 def _told_apart(said: Hearing, heard: tuple[str, ...], other: tuple[str, ...]) -> bool:
