@@ -232,9 +232,11 @@ def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for r in results:
         cells[(r["family"], r["condition"])].append(r)
         cells[(r["family"], "all")].append(r)
+    # The held-out corpus's quiet rooms ("white-30") after the main corpus's conditions.
+    others = sorted({r["condition"] for r in results} - set(CONDITIONS))
     table = []
     for family in ("neural", "espeak"):
-        for condition in CONDITIONS + ["all"]:
+        for condition in CONDITIONS + others + ["all"]:
             rs = cells.get((family, condition))
             if not rs:
                 continue
