@@ -568,6 +568,24 @@ def test_card_sound_alikes_are_the_surnames_a_recognizer_swaps():
     assert {k: v for k, v in alikes.items() if v} == {"bun": {"bung"}, "bung": {"bun"}, "dip": {"tape"},
                                                      "tape": {"dip"}}
     assert not any(Understander(load_deck("standard"), ("Alice", "Ben")).card_sound_alikes.values())
+    letters = Understander(load_deck("letters"), ("Alice", "Ben")).card_sound_alikes  # letters sharing a vowel
+    assert (letters["e"], letters["a"], letters["f"]) == ({"b", "c", "d", "g"}, {"h", "i", "j", "k"}, frozenset())
+
+
+def test_a_letter_heard_surely_is_confirmed_when_a_letter_sharing_its_vowel_may_be_asked_for_too():
+    """ "Is E3 at home, Ben?" (neural voice, clean) came out "is c three at home ben", surely, and
+    was played as C3. A letter family is confirmed when one whose name shares its vowel is a
+    request the asker may make too."""
+    from voicegame.decks import load_deck
+    from voicegame.table.session import as_heard
+    from voicegame.understanding import Understander
+
+    understander = Understander(load_deck("letters"), ("Alice", "Ben", "Cara", "Dan"))
+    heard = Hearing((Alternative("is c three at home cara", 0.99),), sure=True)  # Cara: no sound-alike
+    both = as_heard(understander, heard, "Alice", ["c:1", "e:1"], "cards")
+    assert (both.intent, both.target, both.card, both.confirm) == ("ask", "Cara", "c:3", True)
+    only_c = as_heard(understander, heard, "Alice", ["c:1", "f:1"], "cards")
+    assert (only_c.card, only_c.confirm) == ("c:3", False)
 
 
 @pytest.mark.parametrize("hand, confirmed", [

@@ -15,7 +15,7 @@ from typing import Any
 
 from voicegame.decks import Deck
 from voicegame.understanding.grammar import Grammar, Phrases, importance, load_grammar
-from voicegame.understanding.words import FUNCTION_WORDS, SoundTable, normalize, similarity
+from voicegame.understanding.words import FUNCTION_WORDS, SoundTable, letters_rhyme, normalize, similarity
 
 __all__ = ["Understander", "Understanding"]
 
@@ -246,11 +246,12 @@ class Understander:
     def card_sound_alikes(self) -> dict[str, frozenset[str]]:
         """For each family, the others whose surnames a recognizer takes for its own with full
         confidence: Bun and Bung, Dip and Tape (PocketSphinx, quiet: "Bun" heard as "bung" and
-        "Dip" as "tape" with margins as good as right ones). Stricter than players' names, as card
-        words are short and any two share most of their few letters."""
+        "Dip" as "tape" with margins as good as right ones), and letters whose names rhyme ("E3" heard
+        as "c three"). Stricter than players' names, as card words are short and any two share most
+        of their few letters."""
         surnames = {key: variants[0] for key, variants in self.phrases.families.items() if variants}
         return {a: frozenset(b for b, wb in surnames.items() if b != a and len(wa) == len(wb)
-                             and all(similarity(x, y) >= CARD_ALIKE for x, y in zip(wa, wb)))
+                             and all(similarity(x, y) >= CARD_ALIKE or letters_rhyme(x, y) for x, y in zip(wa, wb)))
                 for a, wa in surnames.items()}
 
     def warnings(self) -> list[str]:

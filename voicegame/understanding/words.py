@@ -13,7 +13,7 @@ import jellyfish
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-__all__ = ["FUNCTION_WORDS", "SPOKEN", "SoundTable", "normalize", "similarity", "spoken"]
+__all__ = ["FUNCTION_WORDS", "SPOKEN", "SoundTable", "letters_rhyme", "normalize", "similarity", "spoken"]
 
 _NUMBERS = {"1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
             "8": "eight", "9": "nine", "10": "ten", "11": "eleven", "12": "twelve", "13": "thirteen"}
@@ -71,6 +71,20 @@ def similarity(a: str, b: str) -> float:
     if b in _CONFUSIONS.get(a, ()):
         best = max(best, 0.6)
     return best
+
+
+# Letters said alone ("Is E3 at home?") whose English names share their vowel differ by one consonant at
+# most, which a recognizer misses with full confidence: "E3" heard surely as "c three", "A3" as "h three".
+# A and I are swapped too ("the whole I family" heard surely as "a family"), though their vowels differ.
+_LETTER_VOWELS = dict(zip("abcdefghijklmnopqrstuvwxyz", ("ey", "iy", "iy", "iy", "iy", "eh", "iy", "ey", "ay", "ey",
+                                                         "ey", "eh", "eh", "eh", "ow", "iy", "uw", "aa", "eh", "iy",
+                                                         "uw", "iy", "uw", "eh", "ay", "iy")))
+
+
+def letters_rhyme(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are two letters whose names a recognizer swaps (B and D, A and H). Not
+    part of ``similarity``: the matcher would then take "h one" for A1, whose "a" it hardly hears."""
+    return a != b and a in _LETTER_VOWELS and (_LETTER_VOWELS[a] == _LETTER_VOWELS.get(b) or {a, b} == {"a", "i"})
 
 
 @functools.lru_cache(maxsize=8192)
