@@ -56,7 +56,7 @@ def test_quit_or_end_of_input_means_no_game(answer):
 
 
 def test_change_with_digits():
-    talk = Talk("change", "3", "expert", "standard", "dutch", "Alice, Ben", "")
+    talk = Talk("change", "3", "expert", "standard", "dutch", "Alice, Ben", "", "")
     result = talk.run()
     assert (result.bots, result.level, result.deck, result.rules, result.players) == (
         3, "expert", "standard", "dutch", ("Alice", "Ben"))
@@ -67,6 +67,8 @@ def test_change_with_digits():
         "Which deck: jaques, letters, sporting or standard? Now the Jaques deck. Press Enter to keep it.",
         "Which rules: guide, classic or dutch? Now guide. Press Enter to keep it.",
         "Who is playing here? Type the names with commas between them. Now You. Press Enter to keep them.",
+        "Is any of them a young child? I then listen for a child's voice on their turns. Type their names, or none."
+        " Now nobody. Press Enter to keep it.",
         "Ready: Alice and Ben against 3 computer players at expert level, the Standard deck, dutch rules."
         " Say yes or press Enter to start, or say change.",
     ]
@@ -119,7 +121,7 @@ def test_too_many_and_too_few_computer_players_are_explained():
 
 
 def test_with_two_people_no_computer_players_is_fine_and_skips_the_level():
-    talk = Talk("change", "none", "", "", "", "")
+    talk = Talk("change", "none", "", "", "", "", "")
     result = talk.run(Settings(players=("Alice", "Ben")))
     assert result.bots == 0
     assert talk.questions[1].startswith("How many computer players, from 0 to 4?")
@@ -128,21 +130,21 @@ def test_with_two_people_no_computer_players_is_fine_and_skips_the_level():
 
 
 def test_names_that_fill_the_table_lower_the_computer_players():
-    talk = Talk("change", "5", "", "", "", "Ann, Ben, Cat and Dan", "")
+    talk = Talk("change", "5", "", "", "", "Ann, Ben, Cat and Dan", "", "")
     result = talk.run()
     assert result.players == ("Ann", "Ben", "Cat", "Dan") and result.bots == 2
     assert talk.said == ["At most 6 players fit at the table, so 2 computer players will play."]
 
 
 def test_one_name_alone_gets_a_computer_player():
-    talk = Talk("change", "", "", "", "Ann", "")  # no computer players: no level question
+    talk = Talk("change", "", "", "", "Ann", "", "")  # no computer players: no level question
     result = talk.run(Settings(players=("Ann", "Ben"), bots=0))
     assert result.players == ("Ann",) and result.bots == 1
     assert talk.said == ["A game needs at least 2 players, so 1 computer player will join you."]
 
 
 def test_bad_names_are_asked_again():
-    talk = Talk("change", "", "", "", "", "Ben, ben", "A, B, C, D, E, F, G", "Ben, Cara", "")
+    talk = Talk("change", "", "", "", "", "Ben, ben", "A, B, C, D, E, F, G", "Ben, Cara", "", "")
     assert talk.run().players == ("Ben", "Cara")
     assert talk.questions[6:8] == [
         "Two players can't both be called Ben. Who is playing here? Type the names with commas between them.",
@@ -151,7 +153,7 @@ def test_bad_names_are_asked_again():
 
 
 def test_a_name_may_hold_a_quit_word_but_quit_alone_ends():
-    assert Talk("change", "", "", "", "", "Stop Watson", "").run().players == ("Stop Watson",)
+    assert Talk("change", "", "", "", "", "Stop Watson", "", "").run().players == ("Stop Watson",)
     assert Talk("change", "", "", "", "", "quit").run() is None
 
 
@@ -162,6 +164,21 @@ def test_without_a_keyboard_names_are_not_asked_and_keep_is_said():
     assert all("Enter" not in q for q in talk.questions)
     assert talk.questions[1].endswith("Now 2. Say keep to keep it.")
     assert not any(q.startswith("Who is playing") for q in talk.questions)
+
+
+def test_young_children_are_chosen_among_the_players_and_named_in_the_offer():
+    """A child's voice is heard better when the recognizer knows whose turn is a child's: the
+    conversation asks after the names, and the offer says so before the game starts."""
+    talk = Talk("change", "", "", "", "", "Sam, Mum", "Tom", "sam", "")
+    result = talk.run()
+    assert result.children == ("Sam",) and result.source("children") == SOURCE
+    assert talk.questions[7] == "Tom is not playing. Which of them are young children? Type their names, or none."
+    assert talk.questions[-1].startswith("Ready: Sam and Mum against 2 computer players at memory level, the Jaques"
+                                         " deck, guide rules, listening for a child's voice from Sam.")
+    kept = Talk("change", "", "", "", "", "", "", "").run(result)  # Enter keeps them
+    assert kept.children == ("Sam",)
+    cleared = Talk("change", "", "", "", "", "", "none", "").run(result)
+    assert cleared.children == () and summary(cleared).endswith("guide rules")
 
 
 @pytest.mark.parametrize("answer", [None, "quit"])
@@ -199,7 +216,7 @@ def test_names():
 
 def test_a_bigger_table_from_the_config_file_is_kept_when_nothing_is_changed():
     big = Settings(players=("Ann", "Ben", "Cat"), bots=5)  # 8 players: the engine takes up to 12
-    talk = Talk("change", "", "", "", "", "", "")
+    talk = Talk("change", "", "", "", "", "", "", "")
     assert talk.run(big) == big and talk.said == []
 
 
@@ -224,7 +241,7 @@ def test_in_dutch_enter_starts():
 
 
 def test_in_dutch_wijzig_walks_through_the_questions_in_dutch():
-    talk = Talk("wijzig", "drie", "expert", "standard", "dutch", "Jan en Piet", "ja")
+    talk = Talk("wijzig", "drie", "expert", "standard", "dutch", "Jan en Piet", "", "ja")
     result = talk.run(DUTCH)
     assert (result.bots, result.level, result.deck, result.rules, result.players) == (
         3, "expert", "standard", "dutch", ("Jan", "Piet"))
@@ -235,6 +252,8 @@ def test_in_dutch_wijzig_walks_through_the_questions_in_dutch():
         "Welke kaarten: jaques, letters, sporting of standard? Nu de Jaques-kaarten. Druk op Enter om het zo te houden.",
         "Welke regels: guide, classic of dutch? Nu guide. Druk op Enter om het zo te houden.",
         "Wie spelen hier mee? Typ de namen met komma's ertussen. Nu Jan. Druk op Enter om ze zo te houden.",
+        "Is een van hen een jong kind? Dan luister ik bij die beurten naar een kinderstem. Typ de namen, of geen."
+        " Nu niemand. Druk op Enter om het zo te houden.",
         "Klaar: Jan en Piet tegen 3 computerspelers op niveau expert, de Standard-kaarten, regels dutch."
         " Zeg ja of druk op Enter om te beginnen, of zeg wijzig.",
     ]
@@ -242,14 +261,14 @@ def test_in_dutch_wijzig_walks_through_the_questions_in_dutch():
 
 @pytest.mark.parametrize("answer", ["nee", "anders", "veranderen", "wijzigen"])
 def test_other_dutch_words_for_change(answer):
-    talk = Talk(answer, "houden", "zelfde", "volgende", "goed", "", "ja")
+    talk = Talk(answer, "houden", "zelfde", "volgende", "goed", "", "", "ja")
     assert talk.run(DUTCH) == DUTCH
     assert talk.questions[1].startswith("Hoeveel computerspelers")
 
 
 def test_in_dutch_bad_answers_are_asked_again_in_dutch():
     talk = Talk("hmm", "wijzig", "banaan", "negen", "nul", "veel", "worst", "kind", "child", "", "", "Piet, piet", "",
-                "")
+                "", "")
     result = talk.run(DUTCH, tries=4)
     assert result.bots == 2 and result.level == "child"
     assert talk.questions[1] == ("Dat heb ik niet begrepen. Zeg ja of druk op Enter om te beginnen, of zeg wijzig."
@@ -272,7 +291,7 @@ def test_in_dutch_an_offer_never_understood_starts_the_game_in_dutch():
 
 
 def test_in_dutch_a_misspelt_wijzig_still_changes():
-    assert Talk("wijzg", "", "", "", "", "", "").run(DUTCH) == DUTCH
+    assert Talk("wijzg", "", "", "", "", "", "", "").run(DUTCH) == DUTCH
 
 
 @pytest.mark.parametrize("answers", [("stoppen",), ("wijzig", "drie", "stoppen"), ("wijzig", "", "", "", "",
@@ -282,10 +301,10 @@ def test_in_dutch_stoppen_ends_without_a_game(answers):
 
 
 def test_in_dutch_names_change_the_computer_players_in_dutch():
-    talk = Talk("wijzig", "5", "", "", "", "Ann, Ben, Cat en Dan", "")
+    talk = Talk("wijzig", "5", "", "", "", "Ann, Ben, Cat en Dan", "", "")
     assert talk.run(DUTCH).bots == 2
     assert talk.said == ["Er passen hoogstens 6 spelers aan tafel, dus we spelen met 2 computerspelers."]
-    talk = Talk("wijzig", "", "", "", "Ann", "")
+    talk = Talk("wijzig", "", "", "", "Ann", "", "")
     assert talk.run(replace(DUTCH, players=("Ann", "Ben"), bots=0)).bots == 1
     assert talk.said == ["Een spel heeft minstens 2 spelers nodig, dus we spelen met 1 computerspeler."]
 

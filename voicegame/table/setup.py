@@ -38,7 +38,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "and": "and", "or": "or", "computer": "{n} computer player", "computers": "{n} computer players",
         "at_level": "{computers} at {level} level", "each_other": "{computers}, playing each other",
         "against": "{players} against {computers}", "no_computers": "{players}, no computer players",
-        "summary": "{table}, {deck}, {rules} rules", "deck_name": "the {deck} deck",
+        "summary": "{table}, {deck}, {rules} rules",
+        "with_children": ", listening for a child's voice from {names}", "deck_name": "the {deck} deck",
         "deck_file": "the deck from {file}",
         "new_game": "New game", "ready": "Ready", "offer": "{lead}: {summary}. {how}",
         "how_typing": "Say yes or press Enter to start, or say change.",
@@ -65,12 +66,17 @@ SENTENCES: dict[str, dict[str, str]] = {
         "too_many_names": "At most {max} players fit at the table.",
         "fit_many": "At most {max} players fit at the table, so {computers} will play.",
         "fit_few": "A game needs at least {min} players, so {computers} will join you.",
+        "children": "Is any of them a young child? I then listen for a child's voice on their turns. Type their"
+                    " names, or none. Now {now}. Press Enter to keep it.",
+        "children_again": "Which of them are young children? Type their names, or none.",
+        "children_kept": "the young children as they are: {now}", "not_playing": "{name} is not playing.",
     },
     "nl": {
         "and": "en", "or": "of", "computer": "{n} computerspeler", "computers": "{n} computerspelers",
         "at_level": "{computers} op niveau {level}", "each_other": "{computers}, tegen elkaar",
         "against": "{players} tegen {computers}", "no_computers": "{players}, geen computerspelers",
-        "summary": "{table}, {deck}, regels {rules}", "deck_name": "de {deck}-kaarten",
+        "summary": "{table}, {deck}, regels {rules}",
+        "with_children": ", met een kinderstem voor {names}", "deck_name": "de {deck}-kaarten",
         "deck_file": "de kaarten uit {file}",
         "new_game": "Nieuw spel", "ready": "Klaar", "offer": "{lead}: {summary}. {how}",
         "how_typing": "Zeg ja of druk op Enter om te beginnen, of zeg wijzig.",
@@ -100,6 +106,10 @@ SENTENCES: dict[str, dict[str, str]] = {
         # "we spelen met" fits 0, 1 or more computer players, where a verb would have to agree.
         "fit_many": "Er passen hoogstens {max} spelers aan tafel, dus we spelen met {computers}.",
         "fit_few": "Een spel heeft minstens {min} spelers nodig, dus we spelen met {computers}.",
+        "children": "Is een van hen een jong kind? Dan luister ik bij die beurten naar een kinderstem. Typ de"
+                    " namen, of geen. Nu {now}. Druk op Enter om het zo te houden.",
+        "children_again": "Wie van hen zijn jonge kinderen? Typ de namen, of geen.",
+        "children_kept": "de jonge kinderen zoals ze zijn: {now}", "not_playing": "{name} speelt niet mee.",
     },
 }
 
@@ -118,6 +128,7 @@ _START = {"yes", "yeah", "yep", "y", "start", "ok", "okay", "go", "play", "sure"
           "beginnen"}
 _CHANGE = {"change", "no", "nope", "n", "different", "other", "nee", "wijzig", "wijzigen", "veranderen", "anders"}
 _QUIT = {"quit", "exit", "stop", "bye", "goodbye", "cancel", "q", "stoppen", "doei"}
+_NONE = {"none", "no", "nobody", "nope", "nee", "geen", "niemand"}
 _KEEP = {"keep", "same", "skip", "next", "fine", "houden", "zelfde", "hetzelfde", "volgende", "goed"}
 # The offer's own "yes" and "change", to guess at an answer that is nearly one of them.
 _OFFER_WORDS = {"en": ("yes", "change"), "nl": ("ja", "wijzig")}
@@ -208,7 +219,9 @@ def summary(settings: Settings) -> str:
         table = _text(lang, "against", players=players, computers=computers)
     else:
         table = _text(lang, "no_computers", players=players)
-    return _text(lang, "summary", table=table, deck=_deck_phrase(settings), rules=settings.rules)
+    line = _text(lang, "summary", table=table, deck=_deck_phrase(settings), rules=settings.rules)
+    kids = [name for name in settings.children if name in settings.players]
+    return line + _text(lang, "with_children", names=_listed(kids, lang, "and")) if kids else line
 
 
 class _Conversation:
@@ -336,9 +349,33 @@ class _Conversation:
 
         players = self.choose(self.t("names", now=now), self.t("names_again"), self.t("names_kept", now=now),
                               names_of, settings.players, names=True)
-        if players == settings.players:
+        if players != settings.players:
+            settings = self._fit(settings.changed(SOURCE, players=players))
+        return self._children(settings)
+
+    def _children(self, settings: Settings) -> Settings:
+        """Which of the named players are young children (``Settings.children``); not asked of the
+        default single player "You"."""
+        if settings.players == Settings().players:
             return settings
-        return self._fit(settings.changed(SOURCE, players=players))
+        kids = tuple(name for name in settings.children if name in settings.players)
+        now = _listed(kids, self.lang, "and") if kids else self.t("nobody")
+
+        def children_of(answer: str) -> tuple[object, str | None]:
+            if set(normalize(answer)) <= _NONE:
+                return (), None
+            chosen = []
+            folded = {p.casefold(): p for p in settings.players}
+            for name in parse_names(answer, self.lang):
+                player = folded.get(name.casefold()) or _pick(name, settings.players)
+                if player is None:
+                    return None, self.t("not_playing", name=name)
+                chosen.append(player)
+            return tuple(dict.fromkeys(chosen)), None
+
+        children = self.choose(self.t("children", now=now), self.t("children_again"),
+                               self.t("children_kept", now=now), children_of, kids, names=True)
+        return settings.changed(SOURCE, children=children)
 
     def _fit(self, settings: Settings) -> Settings:
         """After names change, bring the number of computer players within the table's limits."""
