@@ -4,9 +4,10 @@
     python scripts/make_corpus.py --out DIR --seed 1
     python scripts/make_corpus.py --noisy-files         # also write every noise condition as a WAV
     python scripts/make_corpus.py --held-out            # the held-out corpus, into /tmp/voicegame-heldout
+    python scripts/make_corpus.py --held-out --deck letters   # ... naming letters-deck cards (-letters)
 
 Needs ``pip install -e '.[bench]'`` (hibari-tts) and espeak-ng. Audio is never committed: it is
-rebuilt from this script. The game: the jaques deck, players Alice, Ben, Cara and Dan, Alice
+rebuilt from this script. The game: the jaques deck (``--deck``: another), players Alice, Ben, Cara and Dan, Alice
 asking, with a hand that makes the request legal (the Understander is given it, as the table does).
 
 What is in it:
@@ -62,7 +63,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
-from voicegame.decks import load_deck  # noqa: E402
+from voicegame.decks import builtin_decks, load_deck  # noqa: E402
 from voicegame.speech.render import ESPEAK_RATE, mix_noise, speech_pcm, write_wav  # noqa: E402
 from voicegame.understanding import Understander, load_grammar  # noqa: E402
 
@@ -278,10 +279,10 @@ def _hand(deck, card_id: str | None, rng: random.Random) -> list[str]:
     return sorted(hand)
 
 
-def requests(n: int, rng: random.Random) -> tuple[list[dict], int]:
+def requests(n: int, rng: random.Random, deck_name: str = DECK) -> tuple[list[dict], int]:
     """``n`` request lines (a fifth for whole families in the second phase) that the
     Understander acts on correctly as text, and how many candidates were dropped."""
-    deck = load_deck(DECK)
+    deck = load_deck(deck_name)
     understander = Understander(deck, PLAYERS)
     source = load_grammar("en").source["requests"]
     targets = [p for p in PLAYERS if p != ASKER]
@@ -326,8 +327,8 @@ COMMANDS = [
 ]
 
 
-def commands(rng: random.Random) -> tuple[list[dict], int]:
-    deck = load_deck(DECK)
+def commands(rng: random.Random, deck_name: str = DECK) -> tuple[list[dict], int]:
+    deck = load_deck(deck_name)
     understander = Understander(deck, PLAYERS)
     lines, dropped = [], 0
     for text, intent in COMMANDS:
@@ -340,8 +341,9 @@ def commands(rng: random.Random) -> tuple[list[dict], int]:
     return lines, dropped
 
 
-def chatter(rng: random.Random, texts: list[str] = TABLE_TALK + NOT_IN_DECK) -> tuple[list[dict], int]:
-    deck = load_deck(DECK)
+def chatter(rng: random.Random, texts: list[str] = TABLE_TALK + NOT_IN_DECK, deck_name: str = DECK
+            ) -> tuple[list[dict], int]:
+    deck = load_deck(deck_name)
     understander = Understander(deck, PLAYERS)
     lines, dropped = [], 0
     for text in texts:
@@ -358,17 +360,17 @@ def chatter(rng: random.Random, texts: list[str] = TABLE_TALK + NOT_IN_DECK) -> 
 
 
 def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool = False, held_out: bool = False,
-          progress=print) -> Path:
+          deck: str = DECK, progress=print) -> Path:
     """Render the corpus into ``out`` (``held_out``: the held-out lines and quiet rooms); returns the
     manifest's path."""
     rng = random.Random(seed)
     talk, not_playing = (HELD_OUT_TALK + HELD_OUT_NOT_IN_DECK, HELD_OUT_NOT_PLAYING) if held_out \
         else (TABLE_TALK + NOT_IN_DECK, NOT_PLAYING)
     neural_noises, espeak_noises = (HELD_OUT_NOISES, []) if held_out else (NOISES, ESPEAK_NOISES)
-    reqs, dropped_requests = requests(n_requests, rng)
-    chat, dropped_chatter = chatter(rng, talk)
-    cmds, dropped_commands = commands(random.Random(f"{seed}|commands"))  # the other lines draw as before
-    strangers, dropped_strangers = chatter(random.Random(f"{seed}|not playing"), not_playing)
+    reqs, dropped_requests = requests(n_requests, rng, deck)
+    chat, dropped_chatter = chatter(rng, talk, deck)
+    cmds, dropped_commands = commands(random.Random(f"{seed}|commands"), deck)  # the other lines draw as before
+    strangers, dropped_strangers = chatter(random.Random(f"{seed}|not playing"), not_playing, deck)
     chat_all, dropped_chatter = chat + strangers, dropped_chatter + dropped_strangers
     (out / "clean").mkdir(parents=True, exist_ok=True)
     if noisy_files:
@@ -399,7 +401,7 @@ def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool 
                            "rate": round(ESPEAK_RATE * speed) if family == "espeak" else None,
                            "condition": condition, "noise": noise_spec, "phase": line["phase"],
                            "expect": line["expect"], "asker": ASKER, "hand": line["hand"],
-                           "players": list(PLAYERS), "deck": DECK}
+                           "players": list(PLAYERS), "deck": deck}
                     fh.write(json.dumps(row) + "\n")
                     rows += 1
             if (i + 1) % 50 == 0:
@@ -430,10 +432,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--noisy-files", action="store_true", help="write every noise condition as a WAV file too")
     ap.add_argument("--held-out", action="store_true",
                     help="the held-out corpus: other table talk, strangers and phrasings, in quiet rooms")
+    ap.add_argument("--deck", choices=builtin_decks(), default=DECK,
+                    help=f"the deck the requests name (default {DECK}; another deck's folder ends in -DECK)")
     args = ap.parse_args(argv)
     out = args.out or (HELD_OUT_OUT if args.held_out else DEFAULT_OUT)
+    if args.deck != DECK and args.out is None:
+        out = out.with_name(f"{out.name}-{args.deck}")
     seed = args.seed if args.seed is not None else 2 if args.held_out else 1
-    build(out, n_requests=args.requests, seed=seed, noisy_files=args.noisy_files, held_out=args.held_out)
+    build(out, n_requests=args.requests, seed=seed, noisy_files=args.noisy_files, held_out=args.held_out,
+          deck=args.deck)
     return 0
 
 
