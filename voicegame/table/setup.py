@@ -220,8 +220,13 @@ def summary(settings: Settings) -> str:
     else:
         table = _text(lang, "no_computers", players=players)
     line = _text(lang, "summary", table=table, deck=_deck_phrase(settings), rules=settings.rules)
-    kids = [name for name in settings.children if name in settings.players]
+    kids = _children_playing(settings)
     return line + _text(lang, "with_children", names=_listed(kids, lang, "and")) if kids else line
+
+
+def _children_playing(settings: Settings) -> tuple[str, ...]:
+    """The young children among the players (a config file's may name someone not at this table)."""
+    return tuple(name for name in settings.children if name in settings.players)
 
 
 class _Conversation:
@@ -358,7 +363,7 @@ class _Conversation:
         default single player "You"."""
         if settings.players == Settings().players:
             return settings
-        kids = tuple(name for name in settings.children if name in settings.players)
+        kids = _children_playing(settings)
         now = _listed(kids, self.lang, "and") if kids else self.t("nobody")
 
         def children_of(answer: str) -> tuple[object, str | None]:

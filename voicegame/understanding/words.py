@@ -76,9 +76,8 @@ def similarity(a: str, b: str) -> float:
 # Letters said alone ("Is E3 at home?") whose English names share their vowel differ by one consonant at
 # most, which a recognizer misses with full confidence: "E3" heard surely as "c three", "A3" as "h three".
 # A and I are swapped too ("the whole I family" heard surely as "a family"), though their vowels differ.
-_LETTER_VOWELS = dict(zip("abcdefghijklmnopqrstuvwxyz", ("ey", "iy", "iy", "iy", "iy", "eh", "iy", "ey", "ay", "ey",
-                                                         "ey", "eh", "eh", "eh", "ow", "iy", "uw", "aa", "eh", "iy",
-                                                         "uw", "iy", "uw", "eh", "ay", "iy")))
+_LETTER_VOWELS = {letter: vowel for vowel, letters in {"ey": "ahjk", "iy": "bcdegptvz", "eh": "flmnsx", "ay": "iy",
+                                                      "ow": "o", "uw": "quw", "aa": "r"}.items() for letter in letters}
 
 
 def letters_rhyme(a: str, b: str) -> bool:
