@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import bench_voice as bv
+import make_corpus
 
 CONDITIONS = [(0, False), (400, False), (300, True), (400, True), (500, True), (0, True)]
 
@@ -84,7 +85,7 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", type=Path, default=bv.DEFAULT_CORPUS)
+    ap.add_argument("--corpus", type=Path, default=make_corpus.DEFAULT_OUT)
     ap.add_argument("--half", type=int, choices=(0, 1), help="even (0) or odd (1) rows only")
     ap.add_argument("--condition", default="clean", help="the corpus's noise condition, e.g. white-10 (default clean)")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))

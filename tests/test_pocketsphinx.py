@@ -625,3 +625,26 @@ def test_a_name_without_a_rival_has_nothing_ruled_out(game, voices):
     r.hear(voices.render("Is Mister Grits at home, Cara?"))
     hearing = r.hear(voices.render("Is Mister Grits at home, Cara?"))
     assert hearing.sure and hearing.ruled_out == frozenset()
+
+
+def test_a_sure_dip_or_bun_in_quiet_rules_out_the_sound_alikes_the_model_hears_for_them(game, voices):
+    """This model hears "bung" for a said "Bun" and "chip" or "tape" for a said "Dip", surely, but in
+    quiet never the other way (round 19): a sure "dip" is played at once though Alice may ask for Master
+    Tape and Master Chip too (Ben's burst rules Dan out); a sure "chip" is asked about, and in noise a "dip" is too."""
+    from voicegame.speech.render import mix_noise
+    from voicegame.table.session import as_heard
+
+    hand = ["dip:mr", "tape:mr", "chip:mr"]
+    r = _recognizer(game)
+    r.hear(voices.render("Is Mister Grits at home, Cara?"))  # the cepstral mean settles on the voice
+    dip = r.hear(voices.render("I am after Master Dip, please, Ben."))
+    assert dip.sure and {("dip", "tape"), ("dip", "chip")} <= dip.ruled_out, (dip.texts(), r.last_margin)
+    heard = as_heard(game[3], dip, "Alice", hand, "cards")
+    assert heard.is_move and (heard.target, heard.card, heard.confirm) == ("Ben", "dip:master", False)
+    chip = r.hear(voices.render("Is Master Chip at home, Cara?"))
+    assert chip.sure and not {w for w, _ in chip.ruled_out} & {"chip", "dip"}, chip.texts()
+    assert as_heard(game[3], chip, "Alice", hand, "cards").confirm
+    noisy = _recognizer(game)
+    for i in range(3):  # the denoiser learns the room
+        hearing = noisy.hear(mix_noise(voices.render("I am after Master Dip, please, Ben."), 20, "white", seed=i))
+    assert noisy.last_snr < 30 and not {w for w, _ in hearing.ruled_out} & {"dip"}, hearing

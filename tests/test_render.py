@@ -163,3 +163,32 @@ def test_espeak_voice_round_trips(listen):
     _need("en-us")
     hearing, result = listen(speech_pcm(PHRASE, "en-us"), reject_margin=None)
     assert (result.intent, result.target, result.card) == ("ask", "Ben", "bun:mrs"), hearing.texts()
+
+
+def _pitch_hz(pcm: bytes) -> float:
+    """The fundamental of the loudest 100 ms (autocorrelation peak between 70 and 400 Hz)."""
+    x = _x(pcm)
+    frame = 1600
+    start = max(range(0, len(x) - frame, 160), key=lambda k: float(np.sum(x[k:k + frame] ** 2)))
+    seg = x[start:start + frame] - x[start:start + frame].mean()
+    ac = np.correlate(seg, seg, "full")[frame - 1:]
+    lo, hi = SAMPLE_RATE // 400, SAMPLE_RATE // 70
+    return SAMPLE_RATE / (lo + int(np.argmax(ac[lo:hi])))
+
+
+def test_another_voice_is_lower_or_slower_as_asked():
+    _need("hibari")
+    if shutil.which("sox") is None:
+        pytest.skip("sox is not installed (apt-get install sox)")
+    pcm = speech_pcm(PHRASE)
+    lower = render.another_voice(pcm, cents=-300)
+    assert abs(len(lower) - len(pcm)) <= 8 and lower != pcm  # the same length, to a sample or two
+    assert 0.75 < _pitch_hz(lower) / _pitch_hz(pcm) < 0.92  # -300 cents: 0.84
+    assert len(render.another_voice(pcm, tempo=0.85)) > len(pcm) * 1.1
+    assert len(render.another_voice(pcm, tempo=1.2)) < len(pcm) * 0.9
+
+
+def test_another_voice_without_sox_says_how_to_install(monkeypatch):
+    monkeypatch.setattr(render.shutil, "which", lambda name: None)
+    with pytest.raises(SpeechError, match="apt-get install sox"):
+        render.another_voice(bytes(3200), cents=-300)

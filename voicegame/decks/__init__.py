@@ -41,8 +41,11 @@ class Family:
     names: dict[str, dict[str, str]] = field(compare=False, repr=False)
 
     def name(self, lang: str = "en", form: str = "name") -> str:
-        """``form`` = "name" ("Bun the Baker"), "surname" ("Bun") or "plural" ("Buns")."""
+        """``form`` = "name" ("Bun the Baker"), "surname" ("Bun"), "plural" ("Buns") or "trade" ("Baker";
+        "" for a family without one)."""
         names = self.names.get(lang, self.names["en"])
+        if form == "trade":
+            return names.get("trade", "")
         return names.get(form) or names["name"]
 
 

@@ -10,8 +10,9 @@ There are no human recordings here, so requests are spoken by two kinds of synth
 
 Everything comes out as the recognizers take it: 16 kHz mono int16 PCM, with 0.3 s of digital
 silence either side, as an end-of-speech detector leaves around an utterance. ``mix_noise`` adds
-white noise or babble (other talkers) at a chosen signal-to-noise ratio. ``as_a_child`` stands in
-for a young child's voice, which no synthetic voice here has.
+white noise or babble (other talkers) at a chosen signal-to-noise ratio. ``another_voice`` stands in
+for other speakers (lower, slower, faster) and ``as_a_child`` for a young child's voice, which no
+synthetic voice here has.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import numpy as np
 from voicegame.speech.audio import Resampler
 from voicegame.speech.base import SAMPLE_RATE, SpeechError, Voice
 
-__all__ = ["ESPEAK_RATE", "PAD_SECONDS", "active_power", "as_a_child", "mix_noise", "speech_pcm", "write_wav"]
+__all__ = ["ESPEAK_RATE", "PAD_SECONDS", "active_power", "another_voice", "as_a_child", "mix_noise", "speech_pcm", "write_wav"]
 
 PAD_SECONDS = 0.3
 ESPEAK_RATE = 170  # words per minute at speed 1.0: the game's own default Voice
@@ -165,11 +166,19 @@ def mix_noise(pcm: bytes, snr_db: float, kind: str = "white", seed: int = 0) -> 
 
 def as_a_child(pcm: bytes, cents: int = 400) -> bytes:
     """``pcm`` a young child's stand-in: pitch and every formant ``cents`` higher (400: 26%, about
-    a child of 6-8 from an adult woman's voice), through sox's ``pitch`` effect, length unchanged."""
+    a child of 6-8 from an adult woman's voice), length unchanged."""
+    return another_voice(pcm, cents=cents)
+
+
+def another_voice(pcm: bytes, cents: int = 0, tempo: float = 1.0) -> bytes:
+    """``pcm`` as another speaker might say it: pitch and every formant ``cents`` higher (lower when
+    negative: -300 is about a man's from a woman's voice) and ``tempo`` times as fast, through sox's
+    ``pitch`` and ``tempo`` effects. The corpus has one neural voice; these stand in for the others."""
     if shutil.which("sox") is None:
-        raise SpeechError("A child's voice is made with sox, which is not installed. Install it with: apt-get install sox")
+        raise SpeechError("Other voices are made with sox, which is not installed. Install it with: apt-get install sox")
     raw = ["-t", "raw", "-r", str(SAMPLE_RATE), "-e", "signed-integer", "-b", "16", "-c", "1"]
-    return subprocess.run(["sox", *raw, "-", *raw, "-", "pitch", str(cents)], input=pcm, capture_output=True,
+    effects = (["pitch", str(cents)] if cents else []) + (["tempo", str(tempo)] if tempo != 1.0 else [])
+    return subprocess.run(["sox", *raw, "-", *raw, "-", *effects], input=pcm, capture_output=True,
                           check=True).stdout
 
 

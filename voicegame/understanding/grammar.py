@@ -154,6 +154,9 @@ class Phrases:
                 for form in ("surname", "name", "plural"):
                     variants.append(normalize(fam.name(name_lang, form)))
             self.families[fam.key] = list(dict.fromkeys(v for v in variants if v))
+        self.trades: dict[str, frozenset[str]] = {  # "brewer" for Bung the Brewer; none for Family A
+            fam.key: frozenset(w for name_lang in langs for w in normalize(fam.name(name_lang, "trade")))
+            for fam in deck.families}
         self.players = {p: normalize(p) for p in players}
         # Names of people who are not playing, but for words this game's players, cards and families use.
         taken = self._words()

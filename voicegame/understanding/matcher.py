@@ -23,7 +23,7 @@ ACT_COST = 0.45  # at most this cheap to act at once ...
 ACT_MARGIN = 0.3  # ... and this much cheaper than any other request
 CONFIRM_COST = 1.05  # up to this, ask before acting; beyond, reject
 LEGAL_SOUND_ALIKE = 0.5  # a request the hand allows, heard at most this much worse than one it rules out, is offered
-CARD_ALIKE = 0.7  # surnames at least this alike, word by word, are sound-alikes (``card_sound_alikes``)
+CARD_ALIKE = 0.6  # surnames at least this alike, word by word, are sound-alikes (``card_sound_alikes``)
 COMMAND_COST = 0.6
 
 _INF = 99.0
@@ -245,10 +245,10 @@ class Understander:
     @functools.cached_property
     def card_sound_alikes(self) -> dict[str, frozenset[str]]:
         """For each family, the others whose surnames a recognizer takes for its own with full
-        confidence: Bun and Bung, Dip and Tape (PocketSphinx, quiet: "Bun" heard as "bung" and
-        "Dip" as "tape" with margins as good as right ones), and letters whose names rhyme ("E3" heard
-        as "c three"). Stricter than players' names, as card words are short and any two share most
-        of their few letters."""
+        confidence: Bun, Bung and Bones, Dip, Tape and Chip (PocketSphinx, quiet: "Bun" heard as "bung"
+        or "bones", "Dip" as "tape" or, in lower or slower voices, "chip", with margins as good as right
+        ones), and letters whose names rhyme ("E3" heard as "c three"). Stricter than players' names, as
+        card words are short and any two share most of their few letters."""
         surnames = {key: variants[0] for key, variants in self.phrases.families.items() if variants}
         return {a: frozenset(b for b, wb in surnames.items() if b != a and len(wa) == len(wb)
                              and all(similarity(x, y) >= CARD_ALIKE or letters_rhyme(x, y) for x, y in zip(wa, wb)))

@@ -47,8 +47,8 @@ def spoken(word: str) -> str:
     return SPOKEN.get(word, word)
 
 
-# Pairs a recognizer confuses often (measured on these machines: Ben/Dan, Bun/Bung, Chip/Tape, Mr/Mrs/Miss).
-_CONFUSION_PAIRS = [("bun", "bones"), ("bun", "bung"), ("ben", "dan"), ("chip", "tape"),
+# Pairs a recognizer confuses often (measured on these machines: Ben/Dan, Bun/Bung, Chip/Tape, Dip/Chip, Mr/Mrs/Miss).
+_CONFUSION_PAIRS = [("bun", "bones"), ("bun", "bung"), ("ben", "dan"), ("chip", "tape"), ("dip", "chip"),
                                       ("mr", "mrs"), ("mrs", "miss"), ("mr", "miss"), ("pots", "pugs"),
                                       ("dip", "tip"), ("dose", "doze"), ("soot", "suit"), ("mug", "mog")]
 _CONFUSIONS: dict[str, set[str]] = {}
