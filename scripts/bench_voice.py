@@ -565,12 +565,14 @@ def main(argv: list[str] | None = None) -> int:
 
     import make_corpus
 
-    corpora = args.corpus or [make_corpus.DEFAULT_OUT, make_corpus.HELD_OUT_OUT]
+    built = {make_corpus.DEFAULT_OUT: False, make_corpus.HELD_OUT_OUT: True}  # held out?
+    corpora = args.corpus or list(built)
     for corpus in corpora:
         if not (corpus / "manifest.jsonl").is_file():
-            held_out = corpus == make_corpus.HELD_OUT_OUT
-            say(f"No corpus in {corpus}: building it{' (held out)' if held_out else ''}.")
-            make_corpus.build(corpus, seed=2 if held_out else 1, held_out=held_out, progress=say)
+            if corpus not in built:
+                raise SystemExit(f"No corpus in {corpus}: build it with scripts/make_corpus.py --out {corpus}")
+            say(f"No corpus in {corpus}: building it.")
+            make_corpus.build(corpus, seed=2 if built[corpus] else 1, held_out=built[corpus], progress=say)
     n_latency = args.latency if args.latency is not None else (12 if args.quick else 30)
 
     report: dict[str, Any] = {"machine": _machine(), "workers": args.workers, "show": args.failures, "corpora": []}

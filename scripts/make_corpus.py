@@ -34,8 +34,8 @@ speakers too ("varied"): the neural voice lower (-300 cents, pitch and formants)
 faster (1.2), clean; with them the model heard "Master Dip" surely as "master chip", which the one
 neural voice never showed. ``bench_voice.py`` benchmarks it after the main corpus.
 
-Every text is spoken twice: by the hibari-tts neural voice and by one of several espeak-ng voices
-(through the game's own pyttsx3 engine), each at one of three speeds. The clean renders are WAV
+Every text is spoken twice (held out, five times): by the hibari-tts neural voice and by one of
+several espeak-ng voices (through the game's own pyttsx3 engine), each at one of three speeds. The clean renders are WAV
 files; noise conditions (white and babble at 20, 10 and 5 dB SNR) are manifest lines that name the
 clean file and the noise (kind, SNR, seed), mixed when read (``render.mix_noise``), unless
 ``--noisy-files`` writes them out too. espeak-ng voices get the clean, 10 dB white and 10 dB babble
@@ -390,8 +390,8 @@ def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool 
             voices = [("neural", "hibari", neural_speed, neural, neural_noises),
                       ("espeak", espeak, espeak_speed, speech_pcm(line["text"], espeak, espeak_speed), espeak_noises)]
             if held_out:
-                voices += [("varied", f"hibari-{name}", neural_speed, another_voice(neural, **change), [])
-                           for name, change in OTHER_VOICES.items()]
+                voices += [("varied", f"hibari-{name}", neural_speed * change.get("tempo", 1.0),
+                            another_voice(neural, **change), []) for name, change in OTHER_VOICES.items()]
             for family, voice, speed, pcm, noises in voices:
                 base = f"{line['kind'][0]}{i:03d}-{voice.replace('+', '_')}"
                 write_wav(out / "clean" / f"{base}.wav", pcm)
@@ -424,7 +424,8 @@ def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool 
                "seconds": round(time.perf_counter() - t0, 1)}
     (out / "corpus.json").write_text(json.dumps(summary, indent=2) + "\n")
     progress(f"{summary['recordings']} recordings ({len(reqs)} requests, {len(chat_all)} chatter lines and {len(cmds)}"
-             f" commands, each in {2 + len(OTHER_VOICES) * held_out} voices), {rows} manifest rows, in {summary['seconds']} s -> {manifest}")
+             f" commands, each in {2 + len(OTHER_VOICES) * held_out} voices), {rows} manifest rows,"
+             f" in {summary['seconds']} s -> {manifest}")
     if dropped_requests or dropped_chatter or dropped_commands:
         progress(f"dropped as text: {dropped_requests} request phrasings the Understander did not act on "
                  f"correctly, {dropped_chatter} chatter lines it took for a move, {dropped_commands} commands it"
@@ -436,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=None,
                     help=f"folder to write (default {DEFAULT_OUT}, or {HELD_OUT_OUT} with --held-out)")
-    ap.add_argument("--requests", type=int, default=160, help="request texts, each spoken twice (default 160)")
+    ap.add_argument("--requests", type=int, default=160, help="request texts (default 160)")
     ap.add_argument("--seed", type=int, default=None, help="default 1 (2 with --held-out)")
     ap.add_argument("--noisy-files", action="store_true", help="write every noise condition as a WAV file too")
     ap.add_argument("--held-out", action="store_true",

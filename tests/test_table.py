@@ -619,7 +619,8 @@ def test_a_whole_family_heard_surely_is_confirmed_when_its_sound_alike_is_a_fami
 
     understander = Understander(load_deck("jaques"), ("Alice", "Ben", "Cara", "Dan"))
     for words, confirmed in (("family bung cara", True), ("family soot cara", False),
-                             ("family bung the brewer cara", False)):  # the trade heard too
+                             ("family bung the brewer cara", False),  # the trade heard too
+                             ("cara are the boneses at home", True)):  # a plural: Bones sounds like Bun
         got = as_heard(understander, Hearing((Alternative(words, 0.99),), sure=True), "Alice", [], "families")
         assert got.intent == "ask_family" and got.target == "Cara" and got.confirm is confirmed, words
 
@@ -671,3 +672,30 @@ def test_a_sound_alike_card_the_recognizer_ruled_out_is_not_asked_about(words, r
     heard = Hearing((Alternative(words, 0.99),), sure=True, ruled_out=frozenset(ruled_out))
     got = as_heard(understander, heard, "Alice", hand, "cards")
     assert (got.intent, got.target, got.confirm) == ("ask", "Cara", confirmed)
+
+
+def _alice_holding_a_bun_and_a_bung() -> Game:
+    """Alice to move, Mrs. Bun and Mrs. Bung both requests she may make."""
+    for seed in range(3000):
+        game = Game(["Alice", "Ben", "Cara"], rules=profile("guide"), seed=seed)
+        hand = set(game.hand("Alice"))
+        if game.current_player == "Alice" and not hand & {"bun:mrs", "bung:mrs"} \
+                and any(c.startswith("bun:") for c in hand) and any(c.startswith("bung:") for c in hand):
+            return game
+    raise AssertionError("no seed deals Alice a Bun and a Bung but neither Mrs.")
+
+
+@pytest.mark.parametrize("said, asked", [(Hearing((Alternative("missus bung", 0.99),), sure=True), True),
+                                         ("Mrs. Bung", False)])
+def test_a_card_heard_without_a_name_is_still_doubted_once_the_name_is_given(said, asked):
+    """ "Mrs. Bung" heard surely, with no name: "Who do you want to ask?" The name answered does not
+    settle the card, which may have been "Mrs. Bun": the table asks about it. Typed, it is played."""
+    game = _alice_holding_a_bun_and_a_bung()
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
+    table.handle("Alice", said)
+    assert out.lines()[-1] == "Who do you want to ask for Mrs. Bung? Say a name: Ben or Cara."
+    table.handle("Alice", "Cara")
+    if asked:
+        assert out.lines()[-1].startswith("Did you ask Cara for Mrs. Bung?") and game.actions == []
+        table.handle("Alice", "yes")
+    assert game.actions[:1] == [Ask("Cara", card="bung:mrs", polite=False)]

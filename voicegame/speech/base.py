@@ -40,8 +40,9 @@ class Hearing:
     # True when they fit worse than any command said to the game does: table talk, let pass even
     # while the table waits on an answer (table talk in the yes-or-no grammar often comes out "yes").
     stray: bool = False
-    # Pairs (word heard, a sound-alike of it) where the recognizer's own second check says the
-    # sound-alike was not said: ("ben", "dan") when the heard "ben" began at the lips (``onsets``).
+    # Pairs (word heard, a sound-alike of it) where the recognizer says the sound-alike was not said:
+    # ("ben", "dan") when the heard "ben" began at the lips (``onsets``), or ("bun", "bung") where its
+    # model, in quiet, never hears the one for the other (PocketSphinx's ``HEARD_AS_SAID``).
     ruled_out: frozenset[tuple[str, str]] = frozenset()
 
     @property

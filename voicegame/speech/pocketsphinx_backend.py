@@ -377,9 +377,9 @@ Round 19 (other voices; the clean neural-voice requests of both corpora, 320, sa
 * The model's confusions go one way. Sure hearings of the five voices: "bung" for a said Bun 9,
   "tape" for Dip 3, "chip" for Dip 11, "bones" for Bun 1, and never the reverse (bun heard surely 47
   times, dip 58, each right); in both corpora's quiet rooms likewise (none of 73 hearings of "bun" or
-  "dip" at a sure margin was another family; in noise the reverse happens, unsure). So in quiet a sure "bun" or "dip" rules its sound-alikes out
-  (``HEARD_AS_SAID``, through ``Hearing.ruled_out``, as a burst does for a name), and the request is
-  played at once.
+  "dip" at a sure margin was another family; in noise the reverse happens, unsure). So in quiet a
+  sure "bun" or "dip" rules its sound-alikes out (``HEARD_AS_SAID``, through ``Hearing.ruled_out``, as
+  a burst does for a name), and the request is played at once.
 * A family's trade heard with its surname ("Bung the Brewer") was never another family's, in 214 sure
   hearings across the corpora and voices: such a request is not doubted for its surname
   (``table.session.doubts_card``).

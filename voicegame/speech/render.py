@@ -29,7 +29,8 @@ import numpy as np
 from voicegame.speech.audio import Resampler
 from voicegame.speech.base import SAMPLE_RATE, SpeechError, Voice
 
-__all__ = ["ESPEAK_RATE", "PAD_SECONDS", "active_power", "another_voice", "as_a_child", "mix_noise", "speech_pcm", "write_wav"]
+__all__ = ["ESPEAK_RATE", "PAD_SECONDS", "active_power", "another_voice", "as_a_child", "mix_noise", "speech_pcm",
+           "write_wav"]
 
 PAD_SECONDS = 0.3
 ESPEAK_RATE = 170  # words per minute at speed 1.0: the game's own default Voice
@@ -175,7 +176,8 @@ def another_voice(pcm: bytes, cents: int = 0, tempo: float = 1.0) -> bytes:
     negative: -300 is about a man's from a woman's voice) and ``tempo`` times as fast, through sox's
     ``pitch`` and ``tempo`` effects. The corpus has one neural voice; these stand in for the others."""
     if shutil.which("sox") is None:
-        raise SpeechError("Other voices are made with sox, which is not installed. Install it with: apt-get install sox")
+        raise SpeechError("Other voices are made with sox, which is not installed. "
+                          "Install it with: apt-get install sox")
     raw = ["-t", "raw", "-r", str(SAMPLE_RATE), "-e", "signed-integer", "-b", "16", "-c", "1"]
     effects = (["pitch", str(cents)] if cents else []) + (["tempo", str(tempo)] if tempo != 1.0 else [])
     return subprocess.run(["sox", *raw, "-", *raw, "-", *effects], input=pcm, capture_output=True,

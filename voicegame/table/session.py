@@ -69,7 +69,7 @@ def doubts_card(understander: Understander, said: Hearing, heard: Understanding,
                 phase: str) -> bool:
     """Whether a heard request must be confirmed because its family's surname was heard without its
     trade ("the dyer's son" and "Mr. Bung the Brewer" are not doubted: the recognizer swaps "bun" and
-    "bung", never "baker" and "brewer", in 62 sure hearings of both corpora) and a family whose surname
+    "bung", never "baker" and "brewer", in 214 sure hearings) and a family whose surname
     sounds like it (``Understander.card_sound_alikes``: "Mrs. Bung" for "Mrs. Bun"), and not ruled out by the
     recognizer (``Hearing.ruled_out``: this model never hears "bun" for a said "bung"), would make a request
     the asker may make as well: the same member of it, not held, of a family held (any family when whole
@@ -79,8 +79,10 @@ def doubts_card(understander: Understander, said: Hearing, heard: Understanding,
     surname, words = families[family][0], set(normalize(heard.text))
     alikes = [other for other in understander.card_sound_alikes.get(family, ())
               if not _told_apart(said, surname, families[other][0])]
-    trade = any(w in words or w + "s" in words for w in understander.phrases.trades[family])
-    if not alikes or trade or not (set(surname) <= words or {w + "s" for w in surname} <= words):
+    # Surname, plural ("boneses") or possessive ("buns"); a trade counts only with all its words.
+    named = any(set(v) <= words or {w + "s" for w in v} <= words for v in families[family])
+    trade = any(all(w in words or w + "s" in words for w in t) for t in understander.phrases.trades[family])
+    if not alikes or trade or not named:
         return False
     if phase == "families" or hand is None:
         return bool(alikes)
@@ -90,8 +92,9 @@ def doubts_card(understander: Understander, said: Hearing, heard: Understanding,
 
 
 def _told_apart(said: Hearing, heard: tuple[str, ...], other: tuple[str, ...]) -> bool:
-    """Whether the recognizer ruled ``other`` out word by word: wherever the two names differ,
-    the word heard has the other's word ruled out (a card word's ruling says nothing of a name)."""
+    """Whether the recognizer ruled ``other`` out word by word: wherever the two names (or two
+    surnames) differ, the word heard has the other's word ruled out. Pairs are word for word, so
+    a ruling on "ten" against "ben" says nothing of "dan" against "ben"."""
     differ = [(a, b) for a, b in zip(heard, other) if a != b]
     return len(heard) == len(other) and bool(differ) and all(pair in said.ruled_out for pair in differ)
 
@@ -104,6 +107,7 @@ class _Pending:
     kind: str
     request: Understanding | None = None
     offered: tuple[str, ...] = ()  # for ``confirm``: the players it has named so far
+    heard: Hearing | None = None  # for ``who``: what the request was heard as (None: typed), to doubt its card
 
 
 class TextTable:
@@ -280,10 +284,10 @@ class TextTable:
             answered = self._answer_pending(player, pending, texts[0] if texts else "", heard, said)
             if answered is not None:
                 return answered
-        return self._command(player, heard, sure)
+        return self._command(player, heard, said)
 
-    def _command(self, player: str, heard: Understanding, sure: bool) -> bool:
-        kind = heard.intent
+    def _command(self, player: str, heard: Understanding, said: str | Hearing) -> bool:
+        kind, sure = heard.intent, isinstance(said, str) or said.sure
         if kind == "quit":
             if sure:
                 return False
@@ -291,7 +295,7 @@ class TextTable:
             self._ask_yes_no(player, "confirm_quit")
             return True
         if kind in ("ask", "ask_family"):
-            return self._request(player, heard)
+            return self._request(player, heard, said)
         if kind == "hand":
             self.tell(player, self.hand_lines(player, heard.family))
         elif kind == "status":
@@ -345,14 +349,14 @@ class TextTable:
             else:
                 self.out.private(seat, line)
 
-    def _request(self, player: str, heard: Understanding) -> bool:
+    def _request(self, player: str, heard: Understanding, said: str | Hearing) -> bool:
         """Act on a request, or ask first when it was not clearly heard (a wrong move is the worst bug)."""
         obs = self.game.observation(player)
         target = heard.target
         if target is None:
             targets = obs.legal_targets()
             if len(targets) != 1:
-                self.pending = _Pending("who", heard)
+                self.pending = _Pending("who", heard, heard=None if isinstance(said, str) else said)
                 self.say(self.p("who", what=self._what(heard), names=self.narrator.names(targets, "or")))
                 return True
             target = targets[0]
@@ -374,13 +378,15 @@ class TextTable:
     def _answer_pending(self, player: str, pending: _Pending, line: str, heard: Understanding,
                         said: str | Hearing) -> bool | None:
         """Complete or confirm the waiting request or undo; None when the line is something else.
-        A name heard is doubted as in ``as_heard``."""
+        A name heard is doubted as in ``as_heard``, and so is the card the request was heard with."""
         if pending.kind == "who":
             words = normalize(line)
             named = [p for p in self.game.players if normalize(p) == words]
             if named:
-                unsure = doubts_target(self.understander, said, named[0])
-                return self._request(player, replace(pending.request, target=named[0], confirm=unsure))
+                request, g = pending.request, self.game
+                unsure = doubts_target(self.understander, said, named[0]) or pending.heard is not None \
+                    and doubts_card(self.understander, pending.heard, request, g.hand(player), g.phase)
+                return self._request(player, replace(request, target=named[0], confirm=unsure), said)
             return None
         if heard.intent in ("yes", "no"):
             self._yes_no_answers[player] += 1

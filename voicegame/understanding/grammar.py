@@ -154,8 +154,9 @@ class Phrases:
                 for form in ("surname", "name", "plural"):
                     variants.append(normalize(fam.name(name_lang, form)))
             self.families[fam.key] = list(dict.fromkeys(v for v in variants if v))
-        self.trades: dict[str, frozenset[str]] = {  # "brewer" for Bung the Brewer; none for Family A
-            fam.key: frozenset(w for name_lang in langs for w in normalize(fam.name(name_lang, "trade")))
+        self.trades: dict[str, list[tuple[str, ...]]] = {  # ("brewer",) for Bung the Brewer; none for Family A
+            fam.key: [t for t in dict.fromkeys(tuple(w for w in normalize(fam.name(name_lang, "trade"))
+                                                     if w not in FUNCTION_WORDS) for name_lang in langs) if t]
             for fam in deck.families}
         self.players = {p: normalize(p) for p in players}
         # Names of people who are not playing, but for words this game's players, cards and families use.

@@ -247,8 +247,8 @@ class Understander:
         """For each family, the others whose surnames a recognizer takes for its own with full
         confidence: Bun, Bung and Bones, Dip, Tape and Chip (PocketSphinx, quiet: "Bun" heard as "bung"
         or "bones", "Dip" as "tape" or, in lower or slower voices, "chip", with margins as good as right
-        ones), and letters whose names rhyme ("E3" heard as "c three"). Stricter than players' names, as
-        card words are short and any two share most of their few letters."""
+        ones), and letters whose names rhyme ("E3" heard as "c three"). Word by word, as card words are
+        short and any two share most of their few letters."""
         surnames = {key: variants[0] for key, variants in self.phrases.families.items() if variants}
         return {a: frozenset(b for b, wb in surnames.items() if b != a and len(wa) == len(wb)
                              and all(similarity(x, y) >= CARD_ALIKE or letters_rhyme(x, y) for x, y in zip(wa, wb)))
