@@ -565,14 +565,15 @@ def main(argv: list[str] | None = None) -> int:
 
     import make_corpus
 
-    built = {make_corpus.DEFAULT_OUT: False, make_corpus.HELD_OUT_OUT: True}  # held out?
-    corpora = args.corpus or list(built)
+    held_out_by_default = {make_corpus.DEFAULT_OUT: False, make_corpus.HELD_OUT_OUT: True}  # built when missing
+    corpora = args.corpus or list(held_out_by_default)
     for corpus in corpora:
         if not (corpus / "manifest.jsonl").is_file():
-            if corpus not in built:
+            if corpus not in held_out_by_default:
                 raise SystemExit(f"No corpus in {corpus}: build it with scripts/make_corpus.py --out {corpus}")
+            held_out = held_out_by_default[corpus]
             say(f"No corpus in {corpus}: building it.")
-            make_corpus.build(corpus, seed=2 if built[corpus] else 1, held_out=built[corpus], progress=say)
+            make_corpus.build(corpus, seed=2 if held_out else 1, held_out=held_out, progress=say)
     n_latency = args.latency if args.latency is not None else (12 if args.quick else 30)
 
     report: dict[str, Any] = {"machine": _machine(), "workers": args.workers, "show": args.failures, "corpora": []}

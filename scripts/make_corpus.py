@@ -376,6 +376,7 @@ def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool 
     cmds, dropped_commands = commands(random.Random(f"{seed}|commands"), deck)  # the other lines draw as before
     strangers, dropped_strangers = chatter(random.Random(f"{seed}|not playing"), not_playing, deck)
     chat_all, dropped_chatter = chat + strangers, dropped_chatter + dropped_strangers
+    voices_per_line = 2 + len(OTHER_VOICES) * held_out
     (out / "clean").mkdir(parents=True, exist_ok=True)
     if noisy_files:
         (out / "noisy").mkdir(exist_ok=True)
@@ -419,12 +420,12 @@ def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool 
     summary = {"seed": seed, "requests": len(reqs), "requests_dropped_as_text": dropped_requests,
                "chatter": len(chat_all), "chatter_dropped_as_text": dropped_chatter,
                "commands": len(cmds), "commands_dropped_as_text": dropped_commands,
-               "recordings": (2 + len(OTHER_VOICES) * held_out) * (len(reqs) + len(chat_all) + len(cmds)),
+               "recordings": voices_per_line * (len(reqs) + len(chat_all) + len(cmds)),
                "manifest_rows": rows,
                "seconds": round(time.perf_counter() - t0, 1)}
     (out / "corpus.json").write_text(json.dumps(summary, indent=2) + "\n")
     progress(f"{summary['recordings']} recordings ({len(reqs)} requests, {len(chat_all)} chatter lines and {len(cmds)}"
-             f" commands, each in {2 + len(OTHER_VOICES) * held_out} voices), {rows} manifest rows,"
+             f" commands, each in {voices_per_line} voices), {rows} manifest rows,"
              f" in {summary['seconds']} s -> {manifest}")
     if dropped_requests or dropped_chatter or dropped_commands:
         progress(f"dropped as text: {dropped_requests} request phrasings the Understander did not act on "
