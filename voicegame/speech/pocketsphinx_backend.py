@@ -400,9 +400,11 @@ Round 20 (what keeps clean requests from being played at once; the 160 clean neu
   move. No gain: the warp stays the child's alone.
 * The higher stand-in voice (+150 cents, round 19's worst) is another matter: warp 1.0 / 1.1 / 1.2
   played 66 / 72 / 86 of its 160 requests at once (words wrong 9 / 6 / 7, no wrong move), but at 1.1
-  and 1.2 "Is Mr. Pots at home, Jen?" was played as a request to Dan (margins -1.7, -0.85: the
-  stranger's name check missed it). A warp chosen per voice (from how well the first utterances fit)
-  is a lever for higher voices, once that check holds under a warp.
+  and 1.2 "Is Mr. Pots at home, Jen?" was played as a request to Dan (margins -1.7, -0.85): the
+  stranger's name check (``_who``) was not warped, and heard unwarped features with the warped
+  decoding's cepstral mean. Warped as well, at 1.2: 84 played, no wrong move, no chatter move. A warp
+  chosen per voice (from how well its first utterances fit), applied to ``_who`` too, is the next
+  lever for higher voices. (Children are never ``sure``, so ``_who`` does not hear them today.)
 """
 
 from __future__ import annotations
