@@ -495,6 +495,22 @@ def test_weighing_a_voice_leaves_what_is_heard_unchanged(game, voices):
     assert weighing._voice.weighed == pocketsphinx_backend.FIT_HEARINGS - 1  # the last is weighed on the next start
 
 
+def test_words_that_cannot_be_aligned_teach_nothing_and_break_nothing(game, voices):
+    """Weighing a voice must never stop the game: words without a pronunciation, or ones that do
+    not fit the audio at all, leave the voice as it was, and the strangers' check still hears."""
+    import numpy as np
+
+    r = _recognizer(game)
+    r.hear(voices.render("Ben, is Mrs. Bun at home?"))  # a first utterance, as in a game (live CMN)
+    r.listen_to("Alice")
+    silence = np.zeros(16000, "<i2")
+    for words in ("zzqxv", "ben is missus bun at home"):
+        r._weigh(r._voice, words, silence)
+        assert r._voice.weighed == 0 and not r._voice.fit
+    hearing = r.hear(voices.render("Dad, do you have Master Soot?"))
+    assert hearing.texts() == ["dan do you have master soot"] and r.last_someone_else == "dad"
+
+
 def test_a_recognizer_made_after_others_still_warps_for_a_child(game, voices):
     """PocketSphinx keeps the frequency warp in process-wide state: a recognizer made after one that
     warped, and one that did not, hears a child exactly as the first did (it once heard no warp)."""
