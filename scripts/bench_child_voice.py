@@ -1,5 +1,5 @@
 """Children's voices: the neural voice's clean corpus lines made a young child's, heard with and without
-``Recognizer.listen_to`` (``voicegame play --child NAME``).
+``Recognizer.set_child_voice`` (``voicegame play --child NAME``).
 
     python scripts/bench_child_voice.py              # about 15 min on 2 cores
     python scripts/bench_child_voice.py --json > child.json
@@ -49,7 +49,7 @@ def _decode(args: tuple[int, bool, str, list[dict[str, Any]]]) -> tuple[str, lis
 
     listener = bv._Listener("pocketsphinx", rows[0]["deck"], rows[0]["players"])
     recognizer = listener.recognizer
-    recognizer.listen_to("child" if child else "grown-up", child)
+    recognizer.set_child_voice(child)
     warm_up = _heard_pcm(Path(corpus), rows[0], cents)
     if warm_up:  # the cepstral mean adapts to this voice, as in bench_voice
         recognizer.hear(warm_up)

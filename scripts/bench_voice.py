@@ -20,10 +20,9 @@ up exactly as ``voicegame/table/voice.py`` does: ``make_recognizer(name)``,
 table takes it (``table.voice.taken_at_table``: a move heard unsurely, or for a player whose name
 sounds like another's, is confirmed first); "words alone" columns give the transcript understood as
 if typed. Recordings are decoded in groups of one voice
-and one noise condition, as one player at one table would be heard (``listen_to`` a new speaker, whose
-warp the recognizer weighs on their first hearings); the group's first recording is decoded once
-beforehand, unscored, because the recognizer's cepstral mean adapts from utterance to utterance and
-the first one from a new voice is always the least reliable. Outcomes:
+and one noise condition, as one player at one table would be heard; the group's first recording is
+decoded once beforehand, unscored, because the recognizer's cepstral mean adapts from utterance to
+utterance and the first one from a new voice is always the least reliable. Outcomes:
 
   exact      a move (acted on without confirmation) equal to the expected request
   confirm    understood as a request needing "Did you ask ...? Say yes or no."
@@ -180,7 +179,6 @@ def _decode_group(args: tuple[str, str, list[dict[str, Any]]]) -> list[dict[str,
     recognizer = listener.recognizer
     from voicegame.speech.base import Hearing
 
-    recognizer.listen_to(f"{rows[0]['voice']}, {rows[0]['condition']}")  # a new speaker: its warp is weighed afresh
     warm_up = _heard_pcm(corpus_path, rows[0])
     if warm_up:  # the cepstral mean adapts to this voice
         recognizer.hear(warm_up)
@@ -373,7 +371,6 @@ def _latency_process(backend: str, corpus: str, rows: list[dict[str, Any]], queu
 
     listener = _Listener(backend, rows[0]["deck"], rows[0]["players"])
     shared_engine().synthesize("Ready.", Voice("en", 160))  # the game's speech engine is running already
-    listener.recognizer.listen_to(rows[0]["asker"])  # one player, as in a game: their voice is weighed too
     listener.recognizer.hear(_pcm(Path(corpus), rows[0]))  # adapted to the voice, as in a game
     out = [_latency_one(listener, Path(corpus), row, seed=i) for i, row in enumerate(rows)]
     queue.put({"runs": out, "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})

@@ -402,7 +402,7 @@ def test_a_childs_requests_are_heard_once_the_table_knows_a_child_speaks(game, v
     _need_sox()
     for child in (False, True):
         r = _recognizer(game)
-        r.listen_to("Sam" if child else "Alice", child)
+        r.set_child_voice(child)
         r.hear(as_a_child(voices.render("Alice, may I have Master Bones?")))  # a first utterance (live CMN)
         for text, asker, target, card in CHILD_REQUESTS:
             hearing = r.hear(as_a_child(voices.render(text)))
@@ -425,12 +425,12 @@ def test_switching_between_a_child_and_a_grown_up_keeps_each_ones_cepstral_mean(
     alone.hear(first)
     for r in (switching, afresh):
         r.hear(first)
-        r.listen_to("Sam", True)
+        r.set_child_voice(True)
         assert not r.hear(as_a_child(voices.render("Dan, may I have the baker's son?"))).sure
     for decoding in (afresh._raw, afresh._denoised):  # forget the grown-up's mean: it starts afresh
         decoding._means = {key: mean for key, mean in decoding._means.items() if key[1] != 1.0}
     for r in (switching, afresh):
-        r.listen_to("Alice")
+        r.set_child_voice(False)
     heard, expected = switching.hear(second), alone.hear(second)
     afresh.hear(second)
     assert heard.texts() == expected.texts() and heard.sure == expected.sure
@@ -448,67 +448,10 @@ def test_a_young_childs_yes_and_no_are_heard_as_said(game, voices, said, meant):
     _need_sox()
     r = _recognizer(game)
     r.set_grammar(*answer_jsgf(load_grammar("en"), Phrases(load_deck("jaques"), PLAYERS, "en"), "yes_no"))
-    r.listen_to("Sam", True)
+    r.set_child_voice(True)
     r.hear(as_a_child(voices.render("Yes."), 500))  # a first utterance (live CMN)
     hearing = r.hear(as_a_child(bytes(8000) + voices.render(said) + bytes(16000), 500))
     assert worth_hearing(hearing, game[3]) and game[3].understand(hearing.texts()).intent == meant, hearing.texts()
-
-
-WEIGHED = ["Ben, is Mrs. Bun at home?", "Is Mister Grits at home, Cara?", "Dan, may I have the baker's son?",
-           "Cara, do you have Miss Dose?"]
-
-
-def test_each_grown_ups_warp_is_weighed_on_their_first_hearings_and_kept_for_their_turns(game, voices):
-    """A higher voice (the neural one raised 300 cents) fits the model best with its frequencies
-    warped, a lower one (lowered 300 cents) unwarped. Each player's warp is chosen on their first
-    hearings, weighed when they speak again, and kept for their later turns."""
-    from voicegame.speech.pocketsphinx_backend import FIT_HEARINGS, GROWN_UP_WARPS
-    from voicegame.speech.render import another_voice
-
-    _need_sox()
-    r = _recognizer(game)
-    for player, cents, chosen in (("Alice", 300, GROWN_UP_WARPS[-2:]), ("Ben", -300, GROWN_UP_WARPS[:2])):
-        r.listen_to(player)
-        for text in WEIGHED[:FIT_HEARINGS]:
-            r.hear(another_voice(voices.render(text), cents=cents))
-            assert r._raw.warp == 1.0
-        r.hear(another_voice(voices.render(WEIGHED[FIT_HEARINGS]), cents=cents))
-        assert r._raw.warp in chosen, (player, r._voices[player].fit)
-    higher = r._voices["Alice"].warp
-    r.listen_to("Alice")
-    assert r._raw.warp == higher and r._who.config["warp_params"] == str(higher)
-
-
-def test_weighing_a_voice_leaves_what_is_heard_unchanged(game, voices):
-    """The warps are weighed on another decoder, but PocketSphinx keeps warp settings in
-    process-wide state (round 9): the hearings before a warp is chosen are exactly those of a
-    recognizer that weighs nothing, as it does not know whose voice it hears."""
-    from voicegame.speech import pocketsphinx_backend
-
-    weighing, plain = _recognizer(game), _recognizer(game)  # the plain one is never told whose voice it hears
-    weighing.listen_to("Alice")
-    for text in WEIGHED[:pocketsphinx_backend.FIT_HEARINGS]:
-        pcm = voices.render(text)
-        heard = weighing.hear(pcm), plain.hear(pcm)
-        assert heard[0] == replace(heard[1], decode_ms=heard[0].decode_ms)
-        assert weighing.last_margin == plain.last_margin
-    assert weighing._voice.weighed == pocketsphinx_backend.FIT_HEARINGS - 1  # the last is weighed on the next start
-
-
-def test_words_that_cannot_be_aligned_teach_nothing_and_break_nothing(game, voices):
-    """Weighing a voice must never stop the game: words without a pronunciation, or ones that do
-    not fit the audio at all, leave the voice as it was, and the strangers' check still hears."""
-    import numpy as np
-
-    r = _recognizer(game)
-    r.hear(voices.render("Ben, is Mrs. Bun at home?"))  # a first utterance, as in a game (live CMN)
-    r.listen_to("Alice")
-    silence = np.zeros(16000, "<i2")
-    for words in ("zzqxv", "ben is missus bun at home"):
-        r._weigh(r._voice, words, silence)
-        assert r._voice.weighed == 0 and not r._voice.fit
-    hearing = r.hear(voices.render("Dad, do you have Master Soot?"))
-    assert hearing.texts() == ["dan do you have master soot"] and r.last_someone_else == "dad"
 
 
 def test_a_recognizer_made_after_others_still_warps_for_a_child(game, voices):
@@ -517,11 +460,11 @@ def test_a_recognizer_made_after_others_still_warps_for_a_child(game, voices):
     _need_sox()
     child = as_a_child(voices.render("Dan, may I have the baker's son?"))
     first = _recognizer(game)
-    first.listen_to("Sam", True)
+    first.set_child_voice(True)
     first.hear(child)
     _recognizer(game)  # a grown-up's, made in between
     later = _recognizer(game)
-    later.listen_to("Sam", True)
+    later.set_child_voice(True)
     later.hear(child)
     assert later.last_margin == first.last_margin
 

@@ -85,11 +85,10 @@ class Recognizer:
         """Words of the list the model cannot recognize (to report at start-up)."""
         return []
 
-    def listen_to(self, speaker: str, child: bool = False) -> None:
-        """Hear ``speaker`` (a name for one person) from the next utterance on, a young child if
-        ``child``: a child's formants sit higher than those of the voices a model learnt from, and
-        grown-ups' differ too. A backend may tune its ears to each voice and keep what it learnt of
-        it; one that cannot adapt ignores this."""
+    def set_child_voice(self, child: bool) -> None:
+        """Listen for a young child's voice (True) or a grown-up's from the next utterance on: a
+        child's formants sit higher than those of the voices a model learnt from. A backend that
+        cannot adapt to that ignores it."""
 
     def take_notice(self) -> str | None:
         """Once, the key of a prompt for the players about a change in how the recognizer listens

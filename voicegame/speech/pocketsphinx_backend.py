@@ -405,42 +405,17 @@ Round 20 (what keeps clean requests from being played at once; the 160 clean neu
   strangers' name check (``_who``) was not warped, and heard unwarped features with the warped
   decoding's cepstral mean. Warped as well, at 1.2: 84 played, no wrong move, no chatter move (held-out
   corpus, the same voice: 66 -> 87 of 160, none either). A warp chosen per voice (from how well its
-  first utterances fit), applied to ``_who`` too, is the next lever for higher voices. (Children are
-  never ``sure``, so ``_who`` does not hear them today.)
-
-Round 21 (a warp per voice, ``listen_to``; the same 160 clean requests and half the table talk, 64
-lines, in five voices: the neural one as it is, -150 and -300 cents, +150 cents, and 1.2 times as
-fast; every decoder warped alike):
-
-* Played at once, by fixed warp: the neural voice 110 / 112 / 115 / 115 / 113 at 1.0 / 1.1 / 1.2 /
-  1.3 / 1.4 (round 20 stopped at 1.05); +150 cents 67 / 73 / 85 / 97 / 103; faster 93 / 96 / 105 at
-  1.0 / 1.1 / 1.2; -150 cents 111 / 111 / 108; -300 cents 106 / 103 / 99 / 83 at 0.9 / 1.0 / 1.1 /
-  1.2. No wrong move at any; one table-talk line played at 1.0 and 1.1 with +150 cents ("Is Mr. Pots
-  at home, Jen?" as a request to Dan), none at 1.2 and over. Higher voices are heard better warped,
-  lower ones a little less.
-* What tells the best warp from a voice's first hearings: the heard words aligned again at each warp,
-  with the utterance's own cepstral mean (``process_raw(full_utt=True)``), and their score per frame
-  compared. Over three requests it picks, in 2 000 random draws: +150 cents 1.4 in 95%, +300 cents
-  1.4 in 100%, -300 cents 0.9 in 70% and 1.0 in 18%, the neural voice 1.1 to 1.4 (1.0 in 1%).
-  The grammar decoding's own score per frame ranks warps alike but costs a whole decoding per warp;
-  the phone loop's score alone ranks them less surely (+150 cents: 1.2 in 78% of draws among 1.0 to
-  1.2, against 100%), and the margin between the two wrongly (-150 cents: 1.2 in 62%).
-* Aligning costs about 40 ms a warp for a 2.5 s request, so the six of ``GROWN_UP_WARPS`` are weighed
-  at the start of the speaker's next utterance (its audio is decoded a quarter second late and
-  catches up while they speak), for their first ``FIT_HEARINGS`` hearings that are not table talk.
-  The warp is kept per speaker; a young child keeps ``CHILD_WARP``, and a voice the table has not
-  named is not weighed.
+  first utterances fit), applied to ``_who`` too, is the next lever for higher voices. (Children are never ``sure``, so ``_who`` does not hear them today.)
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -476,8 +451,6 @@ WHO_PAD = 3  # frames (10 ms) of audio either side of a player's name heard agai
 # Card words this model hears, in quiet, only when they were said, and the sound-alikes it hears for them (round 19).
 HEARD_AS_SAID = {"bun": ("bung", "bones"), "dip": ("tape", "chip")}
 CHILD_WARP = 2.5  # a child's voice: the filterbank reads frequencies this many times higher (round 10)
-GROWN_UP_WARPS = (0.9, 1.0, 1.1, 1.2, 1.3, 1.4)  # a grown-up's voice: the warp that fits it best of these (round 21)
-FIT_HEARINGS = 3  # ... weighed on this many of their first hearings
 CHILD_SLACK = 8.0  # ... and every rejection threshold this much lower, but nothing is ever ``sure``
 _MARGIN_SCALE = 5.0  # confidence = logistic((margin - SURE_MARGIN) / scale)
 _NOT_SPEECH = ("<", "[", "(", "+")  # segments that are silence or noise fillers, not words
@@ -559,12 +532,6 @@ def _with_noise_floor(samples: np.ndarray, rng: np.random.Generator) -> bytes:
     return blocks.tobytes() + samples[whole:].tobytes()
 
 
-def _warp(decoder, warp: float) -> None:
-    """Set ``decoder``'s frequency warp (about a millisecond, grammar kept)."""
-    decoder.config["warp_params"] = str(warp)
-    decoder.reinit_feat()
-
-
 class _Decoding:
     """One audio stream decoded twice: by the game's grammar, and by a free phone loop whose score
     tells how well the grammar's words fit (see the module docstring)."""
@@ -579,17 +546,17 @@ class _Decoding:
         self.warp = 1.0
         self._means: dict[tuple[int, float], str] = {}  # (decoder, warp) -> its cepstral mean when last left
 
-    def set_warp(self, warp: float, mean: str | None = None) -> None:
+    def set_warp(self, warp: float) -> None:
         """Divide the frequency axis by ``warp`` before the filterbank (1.0: as the model was
         trained). Each warp keeps its own cepstral mean, so players taking turns do not each start
-        afresh (only the mean can be set back, not its running sums: close, not equal; round 9);
-        ``mean``: where a warp never used here starts (a voice's, weighed at that warp)."""
+        afresh (only the mean can be set back, not its running sums: close, not equal; round 9)."""
         for decoder in (self.grammar, self.loop):
             self._means[(id(decoder), self.warp)] = decoder.get_cmn(True)
-            _warp(decoder, warp)
-            start = self._means.get((id(decoder), warp), mean)
-            if start is not None:
-                decoder.set_cmn(start)
+            decoder.config["warp_params"] = str(warp)
+            decoder.reinit_feat()
+            mean = self._means.get((id(decoder), warp))
+            if mean is not None:
+                decoder.set_cmn(mean)
         self.warp = warp
 
     def start(self) -> None:
@@ -664,18 +631,6 @@ class _Decoding:
         return worst
 
 
-@dataclass
-class _Voice:
-    """One speaker's voice: a young child's, or a grown-up's, with the warp that fits it best
-    (``PocketSphinxRecognizer.listen_to``)."""
-
-    child: bool = False
-    warp: float = 1.0
-    mean: str | None = None  # the cepstral mean at ``warp`` of the last hearing weighed
-    weighed: int = 0  # hearings weighed at every one of ``GROWN_UP_WARPS``
-    fit: dict[float, float] = field(default_factory=dict)  # warp -> how well the heard words fit (summed)
-
-
 @dataclass(frozen=True)
 class _Decoded:
     text: str
@@ -729,11 +684,6 @@ class PocketSphinxRecognizer(Recognizer):
         self._stops: dict[str, tuple[str, frozenset[str]]] = {}  # see ``_stop_rivals``
         self.added: dict[str, str] = {}  # words given a pronunciation here -> phones
         self._has_grammar = False
-        self._voices: dict[str, _Voice] = {}
-        # The voice heard now (``listen_to``). Until the table names the speaker, none is weighed: the
-        # next utterance may be someone else's (and ``voicegame transcribe`` hears each file alike).
-        self._voice = _Voice(weighed=FIT_HEARINGS)
-        self._to_weigh: tuple[_Voice, str, np.ndarray] | None = None  # a hearing to weigh its voice's warps on
         self._in_utt = False
         self._pending = b""
         self._last_partial = ""
@@ -775,14 +725,13 @@ class PocketSphinxRecognizer(Recognizer):
                     self.added[f"{word}({len(said)})"] = phones
         still = [w for w in unknown if w not in self.added]
         factored = factor_jsgf(jsgf)
-        for decoder in (self._raw.grammar, self._denoised.grammar, self._who):
+        for decoding in (self._raw, self._denoised):
             for word, phones in self.added.items():
-                if decoder.lookup_word(word) is None:
+                if decoding.grammar.lookup_word(word) is None:
                     try:
-                        decoder.add_word(word, phones, False)
+                        decoding.grammar.add_word(word, phones, False)
                     except RuntimeError:
                         pass  # phones it cannot take: the grammar then fails below, naming the word
-        for decoding in (self._raw, self._denoised):
             try:
                 decoding.grammar.add_jsgf_string("game", factored)
             except ValueError:
@@ -825,7 +774,6 @@ class PocketSphinxRecognizer(Recognizer):
             return None
         players, others = self._addressees
         cmn = self._raw.grammar.get_cmn(False)
-        self._who.activate_search("who")
         for word, first, last in heard.spans:
             if word not in players:
                 continue
@@ -843,62 +791,15 @@ class PocketSphinxRecognizer(Recognizer):
         notice, self._notice = self._notice, None
         return notice
 
-    def listen_to(self, speaker: str, child: bool = False) -> None:
-        """Hear ``speaker`` from the next utterance on: a young child with the frequency axis warped
-        by ``CHILD_WARP`` and every threshold lowered, never ``sure``; a grown-up with the one of
-        ``GROWN_UP_WARPS`` that their first hearings fit best (1.0 until it is known). Drops any
-        utterance in progress."""
-        self._voice = self._voices.setdefault(speaker, _Voice())
-        self._voice.child = child
-        self._set_warp(CHILD_WARP if child else self._voice.warp, self._voice.mean)
-
-    def _set_warp(self, warp: float, mean: str | None = None) -> None:
-        """Every decoder hears with the frequency axis divided by ``warp`` from the next utterance on:
-        ``_who`` too, or it would hear unwarped features with a warped decoding's cepstral mean
-        (round 20). ``mean``: where a warp not used before starts. Drops any utterance in progress."""
+    def set_child_voice(self, child: bool) -> None:
+        """Warp the frequency axis by ``CHILD_WARP`` for a child, or not, from the next utterance
+        on (about a millisecond); drops any utterance in progress."""
+        warp = CHILD_WARP if child else 1.0
         if warp == self._raw.warp:
             return
         self.reset()
-        self._raw.set_warp(warp, mean)
-        self._denoised.set_warp(warp, mean)
-        _warp(self._who, warp)
-
-    def _weigh(self, voice: _Voice, words: str, audio: np.ndarray) -> None:
-        """Align ``words``, heard in ``audio``, at each of ``GROWN_UP_WARPS`` (the utterance's own
-        cepstral mean at each) and add how well they fit to ``voice``; after ``FIT_HEARINGS`` the
-        voice takes the warp they fit best (round 21). About 40 ms a warp, so it is done when the
-        speaker starts speaking again, not while they wait for the answer."""
-        fit = self._who
-        samples = _with_noise_floor(audio, np.random.default_rng(0))
-        frames = max(len(audio) // _BLOCK, 1)
-        scores, means = {}, {}
-        try:
-            fit.add_jsgf_string("fit", f"#JSGF V1.0;\ngrammar fit;\npublic <fit> = {words};\n")
-            fit.activate_search("fit")
-            for warp in GROWN_UP_WARPS:
-                _warp(fit, warp)
-                fit.start_utt()
-                fit.process_raw(samples, False, True)
-                fit.end_utt()
-                hyp = fit.hyp()
-                if hyp is None or hyp.score <= 0:
-                    break  # the words do not align with the audio: nothing learnt
-                scores[warp], means[warp] = self._raw.log(hyp.score) / frames, fit.get_cmn(False)
-        except (RuntimeError, ValueError):  # words it cannot align: nothing learnt, and the game goes on
-            scores = {}
-            with contextlib.suppress(RuntimeError):
-                fit.end_utt()
-        _warp(fit, self._raw.warp)
-        if len(scores) < len(GROWN_UP_WARPS) or voice.weighed >= FIT_HEARINGS:
-            return
-        voice.weighed += 1
-        for warp, score in scores.items():
-            voice.fit[warp] = voice.fit.get(warp, 0.0) + score
-        if voice.weighed == FIT_HEARINGS:
-            voice.warp = max(GROWN_UP_WARPS, key=voice.fit.__getitem__)
-            voice.mean = means[voice.warp]
-            if voice is self._voice and not voice.child:
-                self._set_warp(voice.warp, voice.mean)
+        self._raw.set_warp(warp)
+        self._denoised.set_warp(warp)
 
     def _pronunciations(self, word: str) -> list[list[str]]:
         """Every pronunciation ``word`` has here, as phone lists ("ben", "ben(2)", ...)."""
@@ -946,9 +847,6 @@ class PocketSphinxRecognizer(Recognizer):
     def start(self) -> None:
         if not self._has_grammar:
             raise SpeechError("The recognizer has no grammar yet (set_grammar comes first).")
-        if self._to_weigh is not None:
-            to_weigh, self._to_weigh = self._to_weigh, None
-            self._weigh(*to_weigh)
         self.reset()
         self._raw.start()
         self._denoised.start()
@@ -999,7 +897,7 @@ class PocketSphinxRecognizer(Recognizer):
         slope, word_slope = (AGREED_SLOPE, AGREED_WORD_SLOPE) if agreed else (NOISE_SLOPE, 0.0)
         # A child's voice fits the model worse, request and table talk alike: lower thresholds, and
         # every request is asked about ("Did you ask Ben for Mrs. Bun?"), never played at once.
-        slack = CHILD_SLACK if self._voice.child else 0.0
+        slack = CHILD_SLACK if self._raw.warp != 1.0 else 0.0
         self.last_reject = base - slope * noisy - slack
 
         def fits(heard: _Decoded | None) -> bool:
@@ -1032,10 +930,6 @@ class PocketSphinxRecognizer(Recognizer):
             else frozenset()
         if sure and raw is not None and not noisy:
             ruled_out |= {(word, rival) for word, _, _ in raw.spans for rival in HEARD_AS_SAID.get(word, ())}
-        # Table talk may be anyone's: a voice is weighed on what was said to the game, if not surely.
-        if heard is not None and not stray and not self._voice.child \
-                and self._voice.weighed < FIT_HEARINGS:
-            self._to_weigh = (self._voice, heard.text, audio)
         self._ms += (time.perf_counter() - t0) * 1000
         if len(audio) >= 8000:  # half a second or more: long enough to tell a slow computer
             self._slow = self._slow + 1 if self._ms > self.max_load * len(audio) / 16 else 0

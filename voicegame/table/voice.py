@@ -129,7 +129,7 @@ class VoiceIO(Output):
     def listen_to(self, player: str) -> None:
         self._child = player in self.children
         if self.recognizer is not None:
-            self.recognizer.listen_to(player, self._child)
+            self.recognizer.set_child_voice(self._child)
 
     def _reset(self) -> None:
         self.recognizer.reset()
