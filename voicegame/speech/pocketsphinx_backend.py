@@ -439,6 +439,14 @@ the main corpus in five voices, every decoder (``_who`` too) warped alike:
   warp lifts table talk's margins with the requests', so ``SURE_MARGIN`` tuned unwarped lets more
   through. Before a warp per voice can come back, the sure threshold must follow the warp (or the
   table-talk lines must be told apart some other way), checked on the held-out corpus.
+* Afterwards, fixed warps on the held-out corpus's neural voice (160 requests, 124 table-talk lines,
+  no weighing): clean 116 / 118 / 120 played at once at 1.0 / 1.2 / 1.4, white 30 dB 113 / 120 at
+  1.0 / 1.3, and no table-talk line played but the butter one (the engine refuses it) and, unwarped,
+  "Dad, can I have the sweep's wife?" (refused too). So Harry and Bond came through only in the
+  weighed runs: from the switch of warp within a group (a cepstral mean not yet settled at the new
+  warp) or from the warp chosen, not from warping as such. Table talk's median margin rose more than
+  the requests' (white 30 dB, 1.0 -> 1.3: -17.3 -> -14.9 against 2.5 -> 3.5), so raising the sure
+  threshold by a point at 1.2 would cost what the warp gains for this voice (clean: 114 against 116).
 """
 
 from __future__ import annotations
