@@ -435,10 +435,8 @@ the main corpus in five voices, every decoder (``_who`` too) warped alike:
   requests, where unwarped none was: "Is Master Pots at home, Harry?" to Cara (white and babble 30
   dB, margins -3.2 and -3.7), "Ben, have you got Mrs. Bond?" as Mrs. Bones (white 30 dB, -0.5),
   "Dan, have you got Master Plum?" as Master Pots (the lower voice, -3.9); and "Cara, may I have the
-  butter please?" as the butcher in four more voices (the engine refuses it: Alice holds him). The
-  warp lifts table talk's margins with the requests', so ``SURE_MARGIN`` tuned unwarped lets more
-  through. Before a warp per voice can come back, the sure threshold must follow the warp (or the
-  table-talk lines must be told apart some other way), checked on the held-out corpus.
+  butter please?" as the butcher in four more voices (the engine refuses it: Alice holds him). So it
+  was reverted.
 * Afterwards, fixed warps on the held-out corpus's neural voice (160 requests, 124 table-talk lines,
   no weighing): clean 116 / 118 / 120 played at once at 1.0 / 1.2 / 1.4, white 30 dB 113 / 120 at
   1.0 / 1.3, and no table-talk line played but the butter one (the engine refuses it) and, unwarped,
@@ -447,6 +445,8 @@ the main corpus in five voices, every decoder (``_who`` too) warped alike:
   warp) or from the warp chosen, not from warping as such. Table talk's median margin rose more than
   the requests' (white 30 dB, 1.0 -> 1.3: -17.3 -> -14.9 against 2.5 -> 3.5), so raising the sure
   threshold by a point at 1.2 would cost what the warp gains for this voice (clean: 114 against 116).
+  Before a warp per voice comes back: find which it was (the switch or the choice), and check the
+  mend on the held-out corpus.
 """
 
 from __future__ import annotations
