@@ -9,7 +9,8 @@ from string import Formatter
 import pytest
 
 from voicegame.config import Settings
-from voicegame.table.setup import SENTENCES, SOURCE, answer_grammar, parse_names, parse_number, set_up, summary
+from voicegame.table.setup import (SENTENCES, SOURCE, answer_grammar, names_grammar, parse_names, parse_number, set_up,
+                                   summary)
 
 
 class Talk:
@@ -162,8 +163,72 @@ def test_without_a_keyboard_names_are_not_asked_and_keep_is_said():
     assert talk.run(typing=False) == Settings()
     assert talk.questions[0].endswith("Say yes to start, or say change.")
     assert all("Enter" not in q for q in talk.questions)
-    assert talk.questions[1].endswith("Now 2. Say keep to keep it.")
+    assert talk.questions[1].endswith("Now 2. Say same to keep it.")
     assert not any(q.startswith("Who is playing") for q in talk.questions)
+
+
+def test_by_voice_names_are_asked_one_at_a_time_and_each_is_checked():
+    """The recognizer hears the set-up's answers, then first names for "who is playing?" (one at a
+    time, each checked with a yes or no), then just the players' names (or none) for the children,
+    then the answers again."""
+    heard: list[str] = []
+    talk = Talk("change", "keep", "keep", "keep", "keep", "alice", "yes", "dan", "no", "ben", "yes", "cara", "yes",
+                "finished", "cara", "yes", "done", "yes")
+    result = talk.run(typing=False, listen_for=lambda words, jsgf, checked=False: heard.append(jsgf))
+    assert result.players == ("Alice", "Ben", "Cara") and result.children == ("Cara",)
+    assert result.source("players") == SOURCE
+    assert talk.questions[5:11] == [
+        "Who is playing here? Say one first name at a time, then say finished. Now You. Say same to keep them.",
+        "Alice? Say yes or no.", "Next name, or say finished.", "Dan? Say yes or no.", "Say the name again, or type it.",
+        "Ben? Say yes or no."]
+    assert talk.questions[14].startswith("Is any of them a young child?") and talk.questions[14].endswith(
+        "Say one name at a time, then finished, or say none. Now nobody. Say same to keep it.")
+    answers, first_names = answer_grammar("en")[1], names_grammar("en")[1]
+    children = names_grammar("en", ("Alice", "Ben", "Cara"))[1]
+    assert heard == [answers] + [first_names, answers] * 4 + [first_names, answers, children, answers, children,
+                                                              answers]
+    assert talk.questions[-1].startswith("Ready: Alice, Ben and Cara against 2 computer players")
+
+
+def test_by_voice_keep_none_quit_and_names_never_heard_right():
+    settings = Settings(players=("Mum", "Sam"), children=("Sam",))
+    kept = Talk("change", "keep", "keep", "keep", "keep", "keep", "none", "yes")
+    assert kept.run(settings, typing=False, listen_for=lambda *_, **__: None) == settings.changed(SOURCE, children=())
+    assert Talk("change", "keep", "keep", "keep", "keep", "quit").run(typing=False, listen_for=lambda *_, **__: None) is None
+    talk = Talk("change", "keep", "keep", "keep", "keep", "tom", "no", "ken", "no", "tim", "no", "keep", "yes")
+    assert talk.run(settings, typing=False, listen_for=lambda *_, **__: None).players == ("Mum", "Sam")
+    assert talk.said == ["I'll keep the same players: Mum and Sam."]
+    full = Talk("change", "keep", "keep", "keep", "keep", *[a for n in "abcdef" for a in (f"Ann {n}", "yes")], "no",
+                "yes")
+    assert full.run(typing=False, listen_for=lambda *_, **__: None).players == tuple(f"Ann {n}" for n in "abcdef")
+    assert full.questions[-2] == "Is any of them a young child? I then listen for a child's voice on their turns." \
+        " Say one name at a time, then finished, or say none. Now nobody. Say same to keep it."
+
+
+def test_the_names_grammar():
+    words, jsgf = names_grammar("en")
+    assert {"alice", "ben", "cara", "dan", "mum", "grandad", "finished", "keep", "quit"} <= set(words)
+    assert "none" not in words  # "who is playing?" has no answer "nobody"
+    words, jsgf = names_grammar("en", ("Alice", "Mary Ann"))
+    assert set(words) == {"alice", "mary", "ann", "finished", "keep", "same", "next", "quit", "stop", "none", "no"}
+    assert "<name> = alice | mary ann;" in jsgf
+    for lang, told in (("en", {"finished", "none", "same"}), ("nl", {"klaar", "geen", "houden"})):
+        questions = " ".join(SENTENCES[lang][key] for key in ("names_voice", "children_voice", "name_next"))
+        assert all(f" {word}" in questions for word in told)  # say finished; zeg dan klaar
+        assert told <= set(names_grammar(lang, ("Alice",))[0])
+    dutch = names_grammar("nl")[0]
+    assert {"jan", "sanne", "klaar", "houden", "stoppen"} <= set(dutch)
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("alice ben and cara", ["Alice", "Ben", "Cara"]),  # as a recognizer writes them
+    ("mum dad", ["Mum", "Dad"]),
+    ("Mary Ann", ["Mary Ann"]),  # typed: one name of two words
+    ("Mary Ann, Bob", ["Mary Ann", "Bob"]),
+    ("alice and bilbo baggins", ["alice", "bilbo baggins"]),  # not all first names: as typed
+])
+def test_heard_names_are_split_and_capitalised(text, names):
+    assert parse_names(text) == names
 
 
 def test_young_children_are_chosen_among_the_players_and_named_in_the_offer():
@@ -319,7 +384,8 @@ def test_in_dutch_by_voice_the_questions_say_which_word_keeps():
 
 def test_every_word_the_dutch_questions_ask_for_can_be_heard():
     heard = set(answer_grammar("nl")[0])
-    told = {w.casefold() for text in SENTENCES["nl"].values() for w in re.findall(r"\b[Zz]eg (\w+)", text)}
+    told = {w.casefold() for key, text in SENTENCES["nl"].items() if not key.startswith(("name", "children"))
+            for w in re.findall(r"\b[Zz]eg (\w+)", text)}  # names: ``names_grammar``
     assert told == {"ja", "wijzig", "stoppen", "houden"} and told <= heard
     talk = Talk("wijzig", "", "", "", "", "ja")
     talk.run(DUTCH, typing=False)

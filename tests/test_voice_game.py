@@ -236,6 +236,55 @@ def test_the_set_up_conversation_by_voice():
     assert any(line.startswith("Ready: You against 3 computer players at expert level") for line in printed)
 
 
+def test_players_named_by_voice_at_the_set_up():
+    """Who is playing, and which of them is a young child, said rather than typed: the recognizer
+    listens for one first name at a time, then for one of the players' names, and the person
+    answers each "Alice? Say yes or no." truthfully. The table gets exactly the names meant, or,
+    for a name it never hears right, keeps the players it had: never a name nobody said."""
+    from voicegame.config import Settings
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.render import speech_pcm
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.setup import set_up
+    from voicegame.table.voice import VoiceIO
+
+    printed: list[str] = []
+    meant, child = ["Alice", "Ben", "Harry"], "Harry"
+    to_name = list(meant)
+
+    def answer(question: str) -> str:
+        if question.startswith("New game"):
+            return "change"
+        if question.startswith("How many"):
+            return "two"
+        if question.startswith(("Which", "Ready")):
+            return "same" if not question.startswith("Ready") else "yes"
+        if check := re.match(r"(\w+)\? Say yes or no\.", question):
+            right = check.group(1) == (to_name[0] if to_name else child)
+            if right and to_name:
+                to_name.pop(0)
+            return "yes" if right else "no"
+        if question.startswith("Is any of them a young child") or "Say the name again" in question and not to_name:
+            return child
+        if "finished" in question and not to_name:
+            return "finished"
+        return to_name[0]
+
+    def microphone():
+        for _ in range(40):  # then the audio ends, and so does the set-up
+            question = next(line for line in reversed(printed) if not line.startswith("("))
+            audio = _silence(0.4) + speech_pcm(answer(question)) + _silence(0.9)
+            yield from (audio[i : i + CHUNK] for i in range(0, len(audio), CHUNK))
+
+    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), microphone(), printed.append)
+    settings = set_up(Settings(), voice.ask, voice.public, typing=False, listen_for=voice.listen_for)
+    assert settings is not None, printed
+    assert settings.players in (tuple(meant), Settings().players), printed
+    assert settings.children in ((child,), ()), printed
+    assert settings.players == tuple(meant) and settings.children == (child,), printed  # heard right here
+    assert any(line.startswith("Ready: Alice, Ben and Harry against 2 computer players") for line in printed)
+
+
 def test_a_microphone_that_stops_hands_over_to_the_keyboard():
     import queue
 

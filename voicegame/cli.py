@@ -25,7 +25,7 @@ from voicegame.engine.rules import parse_rule_value
 from voicegame.table.journal import Journal, JournalError, latest_journal, load_journal
 from voicegame.table.output import Lines
 from voicegame.table.session import TextTable
-from voicegame.table.setup import answer_grammar, set_up
+from voicegame.table.setup import set_up
 from voicegame.understanding import GrammarError, Understander, Understanding, normalize
 from voicegame.understanding.words import similarity
 
@@ -136,8 +136,7 @@ def _talk_set_up(settings: Settings, voice: VoiceIO | None) -> Settings | None:
 
     if voice is not None:
         try:
-            voice.listen_for(*answer_grammar(settings.lang))
-            return set_up(settings, voice.ask, voice.public, typing=False)
+            return set_up(settings, voice.ask, voice.public, typing=False, listen_for=voice.listen_for)
         except SpeechError as exc:
             _out(_typing_instead(exc))
     return set_up(settings, lambda question: (_out(question), _read_line())[1], _out)

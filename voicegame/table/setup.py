@@ -19,10 +19,11 @@ from voicegame.config import Settings
 from voicegame.decks import builtin_decks
 from voicegame.engine import PROFILES
 from voicegame.table.narration import names_list
+from voicegame.understanding.grammar import load_grammar
 from voicegame.understanding.words import normalize, similarity
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "SENTENCES", "SOURCE", "answer_grammar", "parse_names", "parse_number",
-           "set_up", "summary"]
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "SENTENCES", "SOURCE", "answer_grammar", "names_grammar", "parse_names",
+           "parse_number", "set_up", "summary"]
 
 # The engine takes 2 to 12 players; the conversation offers up to 6, a family table where
 # turns come round quickly and every name can still be told apart by ear.
@@ -45,7 +46,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "how_typing": "Say yes or press Enter to start, or say change.",
         "how_voice": "Say yes to start, or say change.",
         "again": "I didn't catch that. {how} Or say quit.", "starting": "Starting with these settings.",
-        "keep_typing": "Press Enter to keep it.", "keep_voice": "Say keep to keep it.",
+        "keep_typing": "Press Enter to keep it.", "keep_voice": "Say same to keep it.",
         "keeping": "I'll keep {kept}.",
         "bots": "How many computer players, from {low} to {high}? Now {now}. {keep}",
         "bots_again": "How many computer players?",
@@ -70,6 +71,12 @@ SENTENCES: dict[str, dict[str, str]] = {
                     " names, or none. Now {now}. Press Enter to keep it.",
         "children_again": "Which of them are young children? Type their names, or none.",
         "children_kept": "the young children as they are: {now}", "not_playing": "{name} is not playing.",
+        "names_voice": "Who is playing here? Say one first name at a time, then say finished. Now {now}. Say same"
+                       " to keep them.",
+        "children_voice": "Is any of them a young child? I then listen for a child's voice on their turns. Say one"
+                          " name at a time, then finished, or say none. Now {now}. Say same to keep it.",
+        "name_check": "{names}? Say yes or no.", "name_next": "Next name, or say finished.",
+        "name_again": "Say the name again, or type it.",
     },
     "nl": {
         "and": "en", "or": "of", "computer": "{n} computerspeler", "computers": "{n} computerspelers",
@@ -110,6 +117,13 @@ SENTENCES: dict[str, dict[str, str]] = {
                     " namen, of geen. Nu {now}. Druk op Enter om het zo te houden.",
         "children_again": "Wie van hen zijn jonge kinderen? Typ de namen, of geen.",
         "children_kept": "de jonge kinderen zoals ze zijn: {now}", "not_playing": "{name} speelt niet mee.",
+        "names_voice": "Wie spelen hier mee? Noem steeds één voornaam, en zeg dan klaar. Nu {now}. Zeg houden om"
+                       " ze zo te houden.",
+        "children_voice": "Is een van hen een jong kind? Dan luister ik bij die beurten naar een kinderstem. Noem"
+                          " steeds één naam, en zeg dan klaar, of zeg geen. Nu {now}. Zeg houden om het zo te"
+                          " houden.",
+        "name_check": "{names}? Zeg ja of nee.", "name_next": "Volgende naam, of zeg klaar.",
+        "name_again": "Zeg de naam nog eens, of typ hem.",
     },
 }
 
@@ -132,6 +146,7 @@ _NONE = {"none", "no", "nobody", "nope", "nee", "geen", "niemand"}
 _KEEP = {"keep", "same", "skip", "next", "fine", "houden", "zelfde", "hetzelfde", "volgende", "goed"}
 # The offer's own "yes" and "change", to guess at an answer that is nearly one of them.
 _OFFER_WORDS = {"en": ("yes", "change"), "nl": ("ja", "wijzig")}
+_DONE = {"finished", "done", "klaar"}  # the last name has been said ("done" is heard as "dan")
 
 
 class _Ended(Exception):
@@ -141,9 +156,9 @@ class _Ended(Exception):
 # What a recognizer listens for during the spoken set-up: the answers the conversation takes.
 _SPOKEN = {
     "en": ("yes", "yeah", "start", "okay", "change", "no", "quit", "stop", "keep", "same", "next",
-           "zero", "none", "one", "two", "three", "four", "five", "six"),
+           "zero", "none", "one", "two", "three", "four", "five", "six", "finished"),
     "nl": ("ja", "goed", "start", "beginnen", "wijzig", "anders", "nee", "stoppen", "stop", "houden", "zelfde",
-           "volgende", "nul", "geen", "een", "twee", "drie", "vier", "vijf", "zes"),
+           "volgende", "nul", "geen", "een", "twee", "drie", "vier", "vijf", "zes", "klaar"),
 }
 
 
@@ -153,6 +168,17 @@ def answer_grammar(lang: str = "en") -> tuple[list[str], str]:
     words = list(dict.fromkeys(_SPOKEN.get(lang, _SPOKEN["en"]) + tuple(BOT_LEVELS) + tuple(builtin_decks())
                                + tuple(PROFILES)))
     return words, f"#JSGF V1.0;\ngrammar setup_{lang};\npublic <answer> = {' | '.join(words)};\n"
+
+
+def names_grammar(lang: str = "en", names: Sequence[str] = ()) -> tuple[list[str], str]:
+    """The answers to "who is playing?" by voice as a recognizer's word list and JSGF grammar: one of
+    the language's first names (``first_names`` in its grammar file), finished, keep or quit. Given
+    ``names`` (the players), one of those instead, or none."""
+    known = [" ".join(normalize(name)) for name in names] if names else list(load_grammar(lang).first_names)
+    answers = [w for w in _SPOKEN.get(lang, _SPOKEN["en"]) if w in _DONE | _KEEP | _QUIT | (_NONE if names else set())]
+    words = list(dict.fromkeys([w for name in known for w in name.split()] + answers))
+    return words, (f"#JSGF V1.0;\ngrammar names_{lang};\npublic <answer> = {' | '.join(answers)} | <name>;\n"
+                   f"<name> = {' | '.join(dict.fromkeys(known))};\n")
 
 
 def parse_number(text: str, lang: str = "en") -> int | None:
@@ -171,9 +197,15 @@ def parse_number(text: str, lang: str = "en") -> int | None:
 
 
 def parse_names(text: str, lang: str = "en") -> list[str]:
-    """Names typed as "Alice, Ben and Cara" (or "Jan en Piet" in Dutch), in order."""
+    """Names typed as "Alice, Ben and Cara" (or "Jan en Piet" in Dutch), in order. Heard names come
+    as a recognizer writes them, "alice ben and cara": lower case, nothing between some; there each
+    of the language's first names is one name, capitalised."""
     joiners = r",|;|\band\b" + (r"|\ben\b" if lang == "nl" else "")
-    return [" ".join(part.split()) for part in re.split(joiners, text, flags=re.IGNORECASE) if part.strip()]
+    names = [" ".join(part.split()) for part in re.split(joiners, text, flags=re.IGNORECASE) if part.strip()]
+    first_names = set(load_grammar(lang).first_names) if lang in _SPOKEN else set()
+    if text == text.lower() and all(w in first_names for name in names for w in name.split()):
+        names = [w.capitalize() if w.islower() else w for name in names for w in name.split()]
+    return names
 
 
 def _pick(text: str, options: Sequence[str]) -> str | None:
@@ -231,9 +263,51 @@ def _children_playing(settings: Settings) -> tuple[str, ...]:
 
 class _Conversation:
     def __init__(self, ask: Callable[[str], str | None], say: Callable[[str], None], typing: bool, tries: int,
-                 lang: str) -> None:
+                 lang: str, listen_for: Callable[..., None] | None) -> None:
         self._ask, self.say, self.typing, self.tries, self.lang = ask, say, typing, tries, lang
+        self.listen_for = listen_for
         self.keep = self.t("keep_typing" if typing else "keep_voice")
+        if listen_for is not None:
+            listen_for(*answer_grammar(lang))
+
+    def choose_names(self, question: str, problem: str, kept: str, parse: Callable[[str], tuple[object, str | None]],
+                     current: tuple[str, ...], names: Sequence[str] = ()) -> tuple[str, ...]:
+        """``choose`` for a list of names (``parse`` takes them with commas between). Heard, they are
+        asked for one at a time among ``names_grammar``'s, and each is checked ("Alice? Say yes or
+        no."): of the 114 English first names said once each by the neural test voice, the
+        recognizer heard 81 right, and a list said in one breath came out with names added."""
+        if self.listen_for is None:
+            return self.choose(question, problem, kept, parse, current, names=True)
+        try:
+            return self._one_by_one(question, kept, parse, current, names)
+        finally:
+            self.listen_for(*answer_grammar(self.lang))
+
+    def _one_by_one(self, question: str, kept: str, parse: Callable[[str], tuple[object, str | None]],
+                    current: tuple[str, ...], names: Sequence[str]) -> tuple[str, ...]:
+        chosen: list[str] = []
+        line, misses = question, 0
+        while misses < self.tries:
+            self.listen_for(*names_grammar(self.lang, names), checked=True)
+            answer = self.ask(line, names=True)
+            if not answer or set(normalize(answer)) <= _DONE:
+                return parse(", ".join(chosen))[0] if chosen else current
+            said = parse_names(answer, self.lang)
+            value, wrong = parse(", ".join(chosen + said))
+            if wrong is None and value == ():  # no young children
+                return ()
+            misses += 1
+            line = f"{wrong} {self.t('name_again')}" if wrong else self.t("name_again")
+            if wrong is None:
+                self.listen_for(*answer_grammar(self.lang))
+                check = self.ask(self.t("name_check", names=_listed(said, self.lang, "and")))
+                if set(normalize(check)) & _START:
+                    chosen += said
+                    if len(chosen) >= (len(names) or MAX_PLAYERS):
+                        return value
+                    line, misses = self.t("name_next"), 0
+        self.say(self.t("keeping", kept=kept))
+        return current
 
     def t(self, key: str, **fields: Any) -> str:
         return _text(self.lang, key, **fields)
@@ -327,7 +401,7 @@ class _Conversation:
                             self._picker(list(PROFILES), "no_rules"), settings.rules)
         settings = settings.changed(SOURCE, rules=rules)
 
-        if self.typing:
+        if self.typing or self.listen_for is not None:
             settings = self._names(settings)
         return settings
 
@@ -352,8 +426,8 @@ class _Conversation:
                 return None, self.t("too_many_names", max=MAX_PLAYERS)
             return tuple(names), None
 
-        players = self.choose(self.t("names", now=now), self.t("names_again"), self.t("names_kept", now=now),
-                              names_of, settings.players, names=True)
+        players = self.choose_names(self.t("names" if self.typing else "names_voice", now=now),
+                                    self.t("names_again"), self.t("names_kept", now=now), names_of, settings.players)
         if players != settings.players:
             settings = self._fit(settings.changed(SOURCE, players=players))
         return self._children(settings)
@@ -378,8 +452,9 @@ class _Conversation:
                 chosen.append(player)
             return tuple(dict.fromkeys(chosen)), None
 
-        children = self.choose(self.t("children", now=now), self.t("children_again"),
-                               self.t("children_kept", now=now), children_of, kids, names=True)
+        children = self.choose_names(self.t("children" if self.typing else "children_voice", now=now),
+                                     self.t("children_again"), self.t("children_kept", now=now), children_of, kids,
+                                     settings.players)
         return settings.changed(SOURCE, children=children)
 
     def _fit(self, settings: Settings) -> Settings:
@@ -397,14 +472,17 @@ class _Conversation:
 
 
 def set_up(settings: Settings, ask: Callable[[str], str | None], say: Callable[[str], None], *,
-           typing: bool = True, tries: int = TRIES) -> Settings | None:
+           typing: bool = True, tries: int = TRIES,
+           listen_for: Callable[..., None] | None = None) -> Settings | None:
     """Offer ``settings`` as one sentence; start, or walk through the changes. None: no game.
 
-    ``typing`` says whether a keyboard is there: only then are names asked for, and questions
-    mention Enter. Changed values are recorded with the source "set-up". The conversation is in
-    ``settings.lang``.
+    ``typing`` says whether the answers are typed: then questions mention Enter. ``listen_for(words,
+    jsgf, checked=False)`` tells a recognizer what to listen for, question by question: the set-up's
+    answers, or a player's first name (``checked``: each is checked with a yes or no). Names are
+    asked for when typed or heard. Changed values
+    are recorded with the source "set-up". The conversation is in ``settings.lang``.
     """
-    conversation = _Conversation(ask, say, typing, tries, settings.lang)
+    conversation = _Conversation(ask, say, typing, tries, settings.lang, listen_for)
     lead = "new_game"
     try:
         while not conversation.offer(settings, lead):

@@ -88,6 +88,7 @@ class VoiceIO(Output):
         self._typed = typed
         self._understander: Understander | None = None
         self._expecting: str | None = None  # the answer listened for, None: the whole game
+        self._checked = False  # every answer will be checked with a yes or no (``listen_for``)
         self._passed: str | None = None  # the last words let pass since the last utterance returned
         self._passed_before: str | None = None  # ... and before that one
         self.push_to_talk = push_to_talk
@@ -96,8 +97,11 @@ class VoiceIO(Output):
         if understander is not None:
             self.listen_for_game(understander)
 
-    def listen_for(self, words: list[str], grammar: str, names: Sequence[str] = ()) -> None:
-        """Recognize only these words, in the JSGF ``grammar``'s phrases, from the next utterance on."""
+    def listen_for(self, words: list[str], grammar: str, names: Sequence[str] = (), checked: bool = False) -> None:
+        """Recognize only these words, in the JSGF ``grammar``'s phrases, from the next utterance on.
+        ``checked``: every answer will be checked with a yes or no, so words the recognizer doubts
+        are heard too (a first name said alone, one of a hundred, fits its phone-loop test poorly)."""
+        self._checked = checked
         if self.recognizer is not None:
             self.recognizer.set_grammar(words, grammar, names)
         self._segmenter.reset()
@@ -246,7 +250,7 @@ class VoiceIO(Output):
                 self._passed = hearing.text  # the child says it again
             # With push-to-talk every utterance was meant for the game: one it cannot use gets an
             # answer ("I didn't understand that") rather than silence.
-            elif self.push_to_talk or worth_hearing(hearing, self._understander):
+            elif self.push_to_talk or self._checked and hearing.text or worth_hearing(hearing, self._understander):
                 doubt = "" if hearing.sure else ", not sure"
                 self.print_line(f"(heard: {hearing.text}{doubt})" if hearing.text else "(heard nothing)")
                 return hearing

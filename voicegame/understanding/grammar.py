@@ -82,6 +82,8 @@ class Grammar:
     # What people at the table who are not playing are called ("dad", "nan", "clara"): a request
     # to them is not a move, and a recognizer must be able to hear the word rather than a player's name.
     others: tuple[str, ...] = ()
+    # First names a recognizer can hear when the spoken set-up asks who is playing.
+    first_names: tuple[str, ...] = ()
 
     def template_words(self) -> set[str]:
         words = set(self.fillers)
@@ -125,6 +127,7 @@ def load_grammar(lang: str = "en") -> Grammar:
         source=data,
         by_member=" ".join(normalize(data.get("by_member", ""))),
         others=tuple(dict.fromkeys(w for other in data.get("others", []) for w in normalize(other))),
+        first_names=tuple(dict.fromkeys(w for name in data.get("first_names", []) for w in normalize(name))),
     )
 
 
