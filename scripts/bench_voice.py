@@ -22,7 +22,9 @@ sounds like another's, is confirmed first); "words alone" columns give the trans
 if typed. Recordings are decoded in groups of one voice
 and one noise condition, as one player at one table would be heard; the group's first recording is
 decoded once beforehand, unscored, because the recognizer's cepstral mean adapts from utterance to
-utterance and the first one from a new voice is always the least reliable. Outcomes:
+utterance and the first one from a new voice is always the least reliable. These groups are decoded
+with the recognizer's slow-computer switch off (``max_load``), so a busy machine cannot change what is
+heard; the latency run keeps it. Outcomes:
 
   exact      a move (acted on without confirmation) equal to the expected request
   confirm    understood as a request needing "Did you ask ...? Say yes or no."
@@ -177,6 +179,8 @@ def _decode_group(args: tuple[str, str, list[dict[str, Any]]]) -> list[dict[str,
         _worker["key"], _worker["listener"] = key, _Listener(backend, rows[0]["deck"], rows[0]["players"])
     listener = _worker["listener"]
     recognizer = listener.recognizer
+    if hasattr(recognizer, "max_load"):  # accuracy alone: a busy machine must not switch denoising off
+        recognizer.max_load = math.inf
     from voicegame.speech.base import Hearing
 
     warm_up = _heard_pcm(corpus_path, rows[0])
