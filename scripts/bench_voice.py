@@ -168,16 +168,13 @@ def outcome(row: dict[str, Any], got) -> str:
 
 # ------------------------------------------------------------------ accuracy (worker processes)
 
-_worker: dict[str, Any] = {}
-
-
 def _decode_group(args: tuple[str, str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """One group's outcomes, from a recognizer of its own: one that heard another group before would
+    start from that voice's cepstral mean and that room's noise, so a group's figures would depend on
+    which group its worker happened to take before."""
     backend, corpus, rows = args
     corpus_path = Path(corpus)
-    key = (backend, rows[0]["deck"], tuple(rows[0]["players"]))
-    if _worker.get("key") != key:
-        _worker["key"], _worker["listener"] = key, _Listener(backend, rows[0]["deck"], rows[0]["players"])
-    listener = _worker["listener"]
+    listener = _Listener(backend, rows[0]["deck"], rows[0]["players"])
     recognizer = listener.recognizer
     if hasattr(recognizer, "max_load"):  # accuracy alone: a busy machine must not switch denoising off
         recognizer.max_load = math.inf
