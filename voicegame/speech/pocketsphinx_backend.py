@@ -466,6 +466,17 @@ Round 22 (the switch or the choice: the choice; and so no warp per grown-up voic
   threshold to keep table talk out takes the gain back (round 21: 114 against 116). The warp stays
   the child's alone. More requests played at once must come from telling requests from near-requests
   apart, not from fitting the voice.
+* The benchmark's workers had kept one recognizer for every group they took, so a group started from
+  the cepstral mean and noise estimate of whichever group came before, and a busy machine could switch
+  the denoised decoding off (``max_load``). With a recognizer per group and that switch off, unwarped,
+  the lower voice's "Dan, have you got Master Plum?" is played as Master Pots too (margin -3.5; 111
+  of its 160 requests played at once): that line is not the warp's doing. "Is Master Pots at home,
+  Harry?" went to Cara only warped.
+* People not playing, named from the set-up's 114 first names as well as ``others`` (those within one
+  sound of a player's name left out, as before): of 148 requests to 74 names not in ``others``
+  ("Harry, is Mr. Bun at home?", "Is Mrs. Pots at home, Oscar?"), none was played with the longer list,
+  and none without it; but played at once fell in the held-out lower voice 111 -> 106 and at white
+  30 dB 113 -> 107 (main and held-out clean unchanged, 110 and 116). Not kept.
 """
 
 from __future__ import annotations
