@@ -285,10 +285,11 @@ class _Conversation:
 
     def _one_by_one(self, question: str, kept: str, parse: Callable[[str], tuple[object, str | None]],
                     current: tuple[str, ...], names: Sequence[str]) -> tuple[str, ...]:
+        heard_names, answers = names_grammar(self.lang, names), answer_grammar(self.lang)
         chosen: list[str] = []
         line, misses = question, 0
         while misses < self.tries:
-            self.listen_for(*names_grammar(self.lang, names), checked=True)
+            self.listen_for(*heard_names, checked=True)
             answer = self.ask(line, names=True)
             if not answer or set(normalize(answer)) <= _DONE:
                 return parse(", ".join(chosen))[0] if chosen else current
@@ -299,7 +300,7 @@ class _Conversation:
             misses += 1
             line = f"{wrong} {self.t('name_again')}" if wrong else self.t("name_again")
             if wrong is None:
-                self.listen_for(*answer_grammar(self.lang))
+                self.listen_for(*answers)
                 check = self.ask(self.t("name_check", names=_listed(said, self.lang, "and")))
                 if set(normalize(check)) & _START:
                     chosen += said
@@ -479,8 +480,8 @@ def set_up(settings: Settings, ask: Callable[[str], str | None], say: Callable[[
     ``typing`` says whether the answers are typed: then questions mention Enter. ``listen_for(words,
     jsgf, checked=False)`` tells a recognizer what to listen for, question by question: the set-up's
     answers, or a player's first name (``checked``: each is checked with a yes or no). Names are
-    asked for when typed or heard. Changed values
-    are recorded with the source "set-up". The conversation is in ``settings.lang``.
+    asked for when typed or heard. Changed values are recorded with the source "set-up". The
+    conversation is in ``settings.lang``.
     """
     conversation = _Conversation(ask, say, typing, tries, settings.lang, listen_for)
     lead = "new_game"
