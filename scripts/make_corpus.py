@@ -32,7 +32,8 @@ the recognizer's thresholds were tuned, in clean audio and white or babble noise
 (espeak-ng voices clean only): quiet rooms, where requests are played without asking. It has other
 speakers too ("varied"): the neural voice lower (-300 cents, pitch and formants), slower (0.85) and
 faster (1.2), clean; with them the model heard "Master Dip" surely as "master chip", which the one
-neural voice never showed. ``bench_voice.py`` benchmarks it after the main corpus.
+neural voice never showed. Last in it come requests for cards not in the deck named like the deck's
+("Mr. Boots", "the doctor's dog"), added December 7. ``bench_voice.py`` benchmarks it after the main corpus.
 
 Every text is spoken twice (held out, five times): by the hibari-tts neural voice and by one of
 several espeak-ng voices (through the game's own pyttsx3 engine), each at one of three speeds. The clean renders are WAV
@@ -194,6 +195,22 @@ HELD_OUT_NOT_PLAYING = [
     "Mum, may I have Master Tape?", "Nan, is Mr. Mug at home?", "Is Miss Chip at home, Mum?",
     "Dad, can I have the sweep's wife?", "Jen, have you got Mr. Bung?", "Is Mrs. Soot at home, Gran?",
     "Tom, may I have Miss Grits, please?", "Kate, is Mr. Pots at home?", "Ken, do you have Master Bun?",
+]
+# Cards not in the deck named like the deck's: made-up surnames near its own ("Mr. Boots", "Miss Dipper") and
+# trades or members it does not have ("the doctor's dog"). Written December 7, after round 23 of the
+# PocketSphinx tuning and before any run, when the held-out "Master Plum" line was the only one known to be
+# played as a card of the deck. Added last, so the recordings before them stay as they were.
+HELD_OUT_NEAR = [
+    "Ben, is Mr. Plump at home?", "Cara, may I have Mrs. Bond?", "Dan, have you got Master Chop?",
+    "Is Miss Dipper at home, Ben?", "Cara, do you have Mr. Grist?", "Dan, may I have Mrs. Button?",
+    "Ben, have you got Master Pepper?", "Is Mr. Tap at home, Cara?", "Dan, do you have Miss Bunny?",
+    "Ben, may I have Mrs. Chalk?", "Cara, is Master Bean at home?", "Dan, have you got Mr. Dust?",
+    "Is Mrs. Grass at home, Ben?", "Cara, may I have Miss Mop?", "Ben, do you have Master Potter?",
+    "Dan, is Mr. Boots at home?", "Cara, have you got Mrs. Tulip?", "Ask Ben for Mr. Bucket.",
+    "Is Master Drum at home, Dan?", "Cara, may I have the baker's cat?", "Ben, do you have the plumber's wife?",
+    "Dan, have you got the butler's son?", "Is the doctor's dog at home, Cara?", "Ben, may I have Miss Dumpling?",
+    "Dan, is Mrs. Biscuit at home?", "Cara, do you have Mr. Gravy?", "Ben, have you got Master Muffin?",
+    "Is Mrs. Pickle at home, Dan?", "Cara, may I have Mr. Bumble?", "Ben, is Miss Tidy at home?",
 ]
 HELD_OUT_NOISES = [("white", 30), ("babble", 30)]
 # The held-out corpus's other speakers: the neural voice lower, slower and faster (``render.another_voice``), clean.
@@ -375,7 +392,9 @@ def build(out: Path, *, n_requests: int = 160, seed: int = 1, noisy_files: bool 
     chat, dropped_chatter = chatter(rng, talk, deck)
     cmds, dropped_commands = commands(random.Random(f"{seed}|commands"), deck)  # the other lines draw as before
     strangers, dropped_strangers = chatter(random.Random(f"{seed}|not playing"), not_playing, deck)
-    chat_all, dropped_chatter = chat + strangers, dropped_chatter + dropped_strangers
+    near, dropped_near = chatter(random.Random(f"{seed}|near"), HELD_OUT_NEAR if held_out else [], deck)
+    strangers += near
+    chat_all, dropped_chatter = chat + strangers, dropped_chatter + dropped_strangers + dropped_near
     voices_per_line = 2 + len(OTHER_VOICES) * held_out
     (out / "clean").mkdir(parents=True, exist_ok=True)
     if noisy_files:

@@ -188,6 +188,17 @@ def test_another_voice_is_lower_or_slower_as_asked():
     assert len(render.another_voice(pcm, tempo=1.2)) < len(pcm) * 0.9
 
 
+def test_another_voice_is_the_same_every_time():
+    """sox dithers with a random seed unless told to repeat itself: a benchmark's other voices and
+    children's stand-ins would then differ from one render to the next."""
+    if shutil.which("sox") is None:
+        pytest.skip("sox is not installed (apt-get install sox)")
+    pcm = (3000 * np.sin(np.arange(16000) * 2 * np.pi * 220 / SAMPLE_RATE)).astype("<i2").tobytes()
+    assert render.another_voice(pcm, cents=-300) == render.another_voice(pcm, cents=-300)
+    assert render.as_a_child(pcm) == render.as_a_child(pcm)
+    assert render.another_voice(pcm, tempo=1.2) == render.another_voice(pcm, tempo=1.2)
+
+
 def test_another_voice_without_sox_says_how_to_install(monkeypatch):
     monkeypatch.setattr(render.shutil, "which", lambda name: None)
     with pytest.raises(SpeechError, match="apt-get install sox"):

@@ -477,6 +477,30 @@ Round 22 (the switch or the choice: the choice; and so no warp per grown-up voic
   ("Harry, is Mr. Bun at home?", "Is Mrs. Pots at home, Oscar?"), none was played with the longer list,
   and none without it; but played at once fell in the held-out lower voice 111 -> 106 and at white
   30 dB 113 -> 107 (main and held-out clean unchanged, 110 and 116). Not kept.
+
+Round 23 (a card not in the deck, heard again among common words: not kept):
+
+* "Dan, have you got Master Plum?" (held-out, lower voice) is played as Master Pots with its family word
+  fitting at -21.0 per frame against the phone loop, while sure right requests' family words fit as badly
+  as -28.6 (main corpus, clean): the word's own margin cannot tell them apart.
+* Tried: the family word's stretch, with the words either side of it, decoded again by a fifth decoder
+  among the deck's card words and the 3 000 words PocketSphinx's own en-us language model finds commonest
+  (by unigram probability), as ``_who`` hears a name again among people not playing. Played at once, main
+  corpus clean (neural voice, 110 without it): with common words within one sound of a card word left out
+  and the stretch alone, 72; with the words either side in the grammar, 86; with only words at least three
+  sounds from every card word, 92 (held-out lower voice 111 -> 92). "soot" came back as "said", "senate",
+  "upset" or "suppose", "dip" as "debt" or "depend", "bun" as "blind". It caught Master Plum ("master
+  promised") and the held-out butter line. Each check also took 100-500 ms (a 3 000-word alternation).
+* Checked only when the family word fitted worse than -20 (a sixth of the sure requests; an estimated 5 of
+  221 of those groups' requests played at once would have been asked about instead), it was then tried on
+  30 near-requests written for this before any run ("Mr. Boots", "Miss Dipper", "the doctor's dog"), in
+  the neural voice, lower and faster: 4 of 90 were played with it and without it, none through a poorly
+  fitting family word. "Mr. Boots" became Mr. Grits (margin -1.1), and "the doctor's dog" the doctor's
+  daughter in all three voices (the member word is the wrong one; "doctors" fits at -2.0).
+* So a card not in the deck is played when the nearest card of the grammar fits it as well as right
+  requests fit theirs, and more words to choose from cost more right requests than they catch. Not kept.
+  The 30 lines are now the last of the held-out corpus (``make_corpus.HELD_OUT_NEAR``), so the benchmark
+  counts this way to a wrong move.
 """
 
 from __future__ import annotations

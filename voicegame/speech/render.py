@@ -174,13 +174,15 @@ def as_a_child(pcm: bytes, cents: int = 400) -> bytes:
 def another_voice(pcm: bytes, cents: int = 0, tempo: float = 1.0) -> bytes:
     """``pcm`` as another speaker might say it: pitch and every formant ``cents`` higher (lower when
     negative: -300 is about a man's from a woman's voice) and ``tempo`` times as fast, through sox's
-    ``pitch`` and ``tempo`` effects. The corpus has one neural voice; these stand in for the others."""
+    ``pitch`` and ``tempo`` effects. The corpus has one neural voice; these stand in for the others.
+    Repeatable (sox's ``-R``): sox dithers its output with a random seed otherwise, and a request
+    whose margin is near a threshold then goes one way or the other from one render to the next."""
     if shutil.which("sox") is None:
         raise SpeechError("Other voices are made with sox, which is not installed. "
                           "Install it with: apt-get install sox")
     raw = ["-t", "raw", "-r", str(SAMPLE_RATE), "-e", "signed-integer", "-b", "16", "-c", "1"]
     effects = (["pitch", str(cents)] if cents else []) + (["tempo", str(tempo)] if tempo != 1.0 else [])
-    return subprocess.run(["sox", *raw, "-", *raw, "-", *effects], input=pcm, capture_output=True,
+    return subprocess.run(["sox", "-R", *raw, "-", *raw, "-", *effects], input=pcm, capture_output=True,
                           check=True).stdout
 
 
