@@ -231,6 +231,14 @@ def test_heard_names_are_split_and_capitalised(text, names):
     assert parse_names(text) == names
 
 
+def test_a_child_with_a_two_word_name_is_one_child_however_it_is_heard():
+    """A recognizer writes "mary ann" as two first names; the child is still the player Mary Ann."""
+    talk = Talk("change", "", "", "", "", "Mary Ann, Ben", "ben and mary ann", "")
+    result = talk.run()
+    assert set(result.children) == {"Mary Ann", "Ben"}
+    assert not any("not playing" in q for q in talk.questions)
+
+
 def test_young_children_are_chosen_among_the_players_and_named_in_the_offer():
     """A child's voice is heard better when the recognizer knows whose turn is a child's: the
     conversation asks after the names, and the offer says so before the game starts."""

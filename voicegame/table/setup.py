@@ -444,9 +444,15 @@ class _Conversation:
         def children_of(answer: str) -> tuple[object, str | None]:
             if set(normalize(answer)) <= _NONE:
                 return (), None
-            chosen = []
+            chosen, rest = [], answer
+            # A player's name of two words is one name, though a heard "mary ann" would split in two.
+            for player in settings.players:
+                said = r"\b" + r"\s+".join(map(re.escape, player.split())) + r"\b"
+                if " " in player.strip() and re.search(said, rest, flags=re.IGNORECASE):
+                    chosen.append(player)
+                    rest = re.sub(said, ",", rest, flags=re.IGNORECASE)
             folded = {p.casefold(): p for p in settings.players}
-            for name in parse_names(answer, self.lang):
+            for name in parse_names(rest, self.lang):
                 player = folded.get(name.casefold()) or _pick(name, settings.players)
                 if player is None:
                     return None, self.t("not_playing", name=name)
