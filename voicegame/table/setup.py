@@ -446,9 +446,9 @@ class _Conversation:
                 return (), None
             chosen, rest = [], answer
             # A player's name of two words is one name, though a heard "mary ann" would split in two.
-            for player in settings.players:
+            for player in (p for p in settings.players if len(p.split()) > 1):
                 said = r"\b" + r"\s+".join(map(re.escape, player.split())) + r"\b"
-                if " " in player.strip() and re.search(said, rest, flags=re.IGNORECASE):
+                if re.search(said, rest, flags=re.IGNORECASE):
                     chosen.append(player)
                     rest = re.sub(said, ",", rest, flags=re.IGNORECASE)
             folded = {p.casefold(): p for p in settings.players}
