@@ -48,11 +48,50 @@ def test_speaking_game_with_the_keyboard_as_ears():
                           timeout=120, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert "Say help at any time." in lines
+    assert "Type help at any time." in lines  # spoken, but the player types
     assert any(line.startswith("Alice's turn. Alice 22 cards") for line in lines)
     assert lines[-1] == "Game stopped."
     spoken = [line for line in lines if not line.startswith("No loudspeaker")]
     assert len(spoken) == len(set(spoken))  # shown once, not once as text and again as unspoken speech
+
+
+class _Loudspeaker:
+    """A sound card's output, with no sound card: counts what it is given to play."""
+
+    plays = 0
+
+    def __init__(self, *args) -> None:
+        pass
+
+    def play(self, pieces, rate, stop=None) -> bool:
+        for _ in pieces:
+            _Loudspeaker.plays += 1
+        return True
+
+
+def test_voice_asked_for_without_a_microphone_still_speaks(monkeypatch, capsys):
+    """--voice and no microphone: the game says so, aloud too, and goes on speaking while the
+    player types (it had gone silent: the speech out was dropped with the ears)."""
+    import io
+
+    from voicegame import cli
+    from voicegame.speech import audio, tts
+    from voicegame.speech.base import SpeechError
+
+    def no_microphone(*args, **kwargs):
+        raise SpeechError(audio.NO_MICROPHONE)
+
+    monkeypatch.setattr(tts, "PcmOutput", _Loudspeaker)
+    monkeypatch.setattr(audio, "MicrophoneSource", no_microphone)
+    monkeypatch.setattr("sys.stdin", io.StringIO("status\nquit\n"))
+    _Loudspeaker.plays = 0
+    code = cli.main(["play", "--voice", "--asr", "pocketsphinx", "--players", "Alice", "--bots", "1", "--seed", "2",
+                     "--no-save"])
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert lines.count(audio.NO_MICROPHONE + " You can type instead.") == 1
+    assert "Type help at any time." in lines and lines[-1] == "Game stopped."
+    assert _Loudspeaker.plays > 3  # the message and the game's lines were spoken
 
 
 def test_transcribe_gives_one_json_object_per_file_in_order(tmp_path):

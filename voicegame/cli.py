@@ -97,7 +97,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         voice = _open_voice(args, settings.lang) if args.voice is not False else None
         lang, settings = settings.lang, _talk_set_up(settings, voice)
         if settings is None:
-            _out("Geen spel deze keer. Tot ziens." if lang == "nl" else "No game this time. Goodbye.")
+            goodbye = "Geen spel deze keer. Tot ziens." if lang == "nl" else "No game this time. Goodbye."
+            if voice is None:
+                _out(goodbye)
+            else:
+                voice.public(goodbye)
+                voice.close()
             return 0
         _use_settings(args, settings)
     if args.resume:
@@ -170,7 +175,11 @@ def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None
         voice = _open_voice(args, lang)
     if not (voice is not None and humans and _use_voice(table, voice, seats, children)):
         table.out = Lines(_out, _seat_channels(seats))
-    return _run_table(table)
+    try:
+        return _run_table(table)
+    finally:
+        if voice is not None:
+            voice.close()
 
 
 def _seats(specs: list[str], humans: list[str]) -> dict[str, str]:
@@ -238,14 +247,6 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
     try:
         if args.asr != "text" and not asked and not (sys.stdin.isatty() and not args.audio_in and audio_devices()[0]):
             return None
-        recognizer, chunks = make_recognizer(args.asr, lang), ()
-        if recognizer is not None:
-            if args.audio_in == "-":
-                chunks = StdinSource()
-            elif args.audio_in:
-                chunks = WavSource(args.audio_in)
-            else:
-                chunks = MicrophoneSource()
         narrator = assign_voices([], lang)[0]
         narrator.rate = args.rate or narrator.rate
         narrator.volume = args.volume
@@ -254,11 +255,29 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
         if asked:
             _out(_typing_instead(exc))
         return None
+    recognizer, chunks = None, ()
+    try:
+        recognizer = make_recognizer(args.asr, lang)
+        if recognizer is not None:
+            if args.audio_in == "-":
+                chunks = StdinSource()
+            elif args.audio_in:
+                chunks = WavSource(args.audio_in)
+            else:
+                chunks = MicrophoneSource()
+    except SpeechError as exc:
+        if not asked:
+            speaker.close()
+            return None
+        # Asked for voice: the game still speaks (as with --asr text), and says why it cannot listen.
+        recognizer, chunks = None, ()
+        _out(message := _typing_instead(exc))
+        speaker.say(message)
     keyboard = recognizer is None or sys.stdin.isatty() and args.audio_in != "-"
     push_to_talk = bool(args.push_to_talk) and keyboard and recognizer is not None
     if push_to_talk:
         _out("Push to talk: press Enter, speak, then press Enter again.")
-    elif args.push_to_talk:
+    elif args.push_to_talk and recognizer is not None:
         _out("Push to talk needs the keyboard of a terminal, so I'll listen for the end of what you say instead.")
     return VoiceIO(recognizer, speaker, chunks, _out, typed=_keyboard() if keyboard else None,
                    push_to_talk=push_to_talk)

@@ -17,8 +17,7 @@ class Output:
     """The table's two mouths. ``who``: the player whose words a public line is (a computer
     player asking, or answering "Not at home"), so speech can use that player's voice."""
 
-    spoken = False  # True when lines are spoken: prompts then say "say", not "type"
-    listening = False  # True while a recognizer listens (not with the keyboard only)
+    listening = False  # True while a recognizer listens: prompts then say "say", not "type"
 
     def public(self, line: str, who: str | None = None) -> None:
         raise NotImplementedError

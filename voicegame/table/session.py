@@ -211,7 +211,7 @@ class TextTable:
         self.say(self.p("intro", who=self.narrator.names(who), deck=g.deck.title, rules=g.rules.profile, seed=g.seed))
         if self.humans:
             self.say(self.understander.warnings())
-            self.say(self.p("help_hint_voice" if self.out.spoken else "help_hint"))
+            self.say(self.p("help_hint_voice" if self.out.listening else "help_hint"))
         if g.actions:  # resumed: say where we are, not the whole story again
             self.say(self.p("resuming_one" if len(g.actions) == 1 else "resuming", n=len(g.actions)))
             self.say(self.status_lines())
@@ -330,7 +330,7 @@ class TextTable:
         return True
 
     def _commands(self) -> str:
-        return self.p("commands_voice" if self.out.spoken else "commands")
+        return self.p("commands_voice" if self.out.listening else "commands")
 
     def _heard_lines(self) -> str:
         """What the voice input let pass before "What did you hear?": a player who got no answer

@@ -11,6 +11,7 @@ cuts a long narration short, and a typed line counts as if it had been said.
 from __future__ import annotations
 
 import queue
+import time
 from dataclasses import replace
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -63,8 +64,6 @@ def taken_at_table(understander: Understander, hearing: Hearing, asker: str | No
 class VoiceIO(Output):
     """``read()`` returns what was heard in the next utterance (None when the audio ends);
     ``public``/``private`` print and speak; ``change_rate`` is the "slower"/"faster" command."""
-
-    spoken = True
 
     def __init__(self, recognizer: Recognizer | None, speaker: Speaker, chunks: Iterable[bytes],
                  print_line: Callable[[str], None], *, understander: Understander | None = None,
@@ -151,6 +150,17 @@ class VoiceIO(Output):
             self.public(line)
         else:
             seat(line)
+
+    def close(self, wait: float = 20.0) -> None:
+        """Let the lines still queued be spoken (the last ones say who won), for at most ``wait``
+        seconds or until Ctrl-C, then stop the speaker."""
+        deadline = time.monotonic() + wait
+        try:
+            while self.speaker.busy() and time.monotonic() < deadline:
+                time.sleep(0.05)
+        except KeyboardInterrupt:
+            pass
+        self.speaker.close()
 
     def change_rate(self, delta: int) -> int:
         """Every voice ``delta`` words a minute faster (negative: slower); returns the narrator's rate."""
