@@ -170,6 +170,29 @@ def test_undo_asks_first_and_no_keeps_the_move():
     assert game.actions == [] and game.current_player == "Alice"
 
 
+def test_undo_after_several_moves_undoes_the_last_one():
+    """It used to work only for the game's first move, and crashed after any other."""
+    game = _alice_to_move()
+    said, movers = [], []
+
+    def script(table):
+        g = table.game
+        if len(said) < 2:  # Alice, then the player she asked: each a request nobody can answer
+            movers.append(g.current_player)
+            said.append(_say(g, _miss_for(g, g.current_player)))
+        else:
+            said.append({2: "undo", 3: "yes"}.get(len(said), "quit"))
+        return said[-1]
+
+    table, out = _table(game, {}, script)
+    table.run()
+    lines = out.lines()
+    second = movers[1]
+    assert next(line for line in lines if line.startswith("Undo ")).startswith(f"Undo {second}'s request to ")
+    assert f"Undone. Your turn again, {second}." in lines
+    assert len(game.actions) == 1 and game.current_player == second
+
+
 def test_pause_keeps_table_talk_out_of_the_game_until_continue():
     game = _alice_to_move()
     miss = _miss_for(game, "Alice")

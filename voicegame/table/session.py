@@ -468,7 +468,8 @@ class TextTable:
             return
         mark = self.human_marks[-1]
         action = g.actions[mark]
-        replay = Game.from_json({**g.to_json(), "actions": g.actions[:mark]})
+        saved = g.to_json()
+        replay = Game.from_json({**saved, "actions": saved["actions"][:mark]})
         by = replay.current_player
         if isinstance(action, Ask) and action.card:
             what = self.p("undo_request", player=by, target=action.target, card=self.narrator.card(action.card, "short"))
