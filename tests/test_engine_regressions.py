@@ -10,7 +10,7 @@ import pytest
 
 from helpers import build, game, letters, of_type, play_out, types
 from voicegame.bots.random_bot import RandomBot
-from voicegame.engine import Ask, Flip, Game, Pass, PositionError, profile
+from voicegame.engine import Ask, Flip, Game, IllegalAction, Pass, PositionError, profile
 
 NAMES = ["Alice", "Ben", "Cara", "Dan", "Eve"]
 NOT_LAID_OUT = {"profile": "guide", "lay_out_dealt_families": False}
@@ -140,6 +140,16 @@ def test_a_pending_flip_after_a_miss_records_who_was_asked():
     del pos["asked"]
     with pytest.raises(PositionError, match="say who was asked"):
         Game.from_position(pos)
+
+
+def test_a_refused_turn_over_names_the_centre_card_as_the_player_counts_it():
+    g = _alone_with_the_centre()
+    for slot, number in ((6, "number 7"), (-1, "number 0")):
+        with pytest.raises(IllegalAction, match=f"There is no face-down centre card {number}\\."):
+            g.apply(Flip(slot))
+    g.apply(Flip(0))  # b:1, turned back: Alice holds no B
+    with pytest.raises(IllegalAction, match="Centre card 1 was turned over before"):
+        g.apply(Flip(0))
 
 
 # ---------------------------------------------------------- 5. loading a position

@@ -595,10 +595,11 @@ class Game:
     def _flip(self, slot: int) -> None:
         if self.over or not self.pending_flip:
             raise IllegalAction("wrong_phase", "You can turn over a centre card only after a failed request.")
+        # Slots count from 0; players count centre cards from 1, and the refusal says their number.
         if not 0 <= slot < len(self.centre) or self.centre[slot] < 0:
-            raise IllegalAction("bad_action", f"There is no face-down centre card number {slot}.")
+            raise IllegalAction("bad_action", f"There is no face-down centre card number {slot + 1}.")
         if slot not in self._flip_slots():
-            raise IllegalAction("bad_action", f"Centre card {slot} was turned over before and cannot help you."
+            raise IllegalAction("bad_action", f"Centre card {slot + 1} was turned over before and cannot help you."
                                               " Turn over another one, or pass.")
         s = self.turn
         card = self.centre[slot]
