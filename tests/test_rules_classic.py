@@ -217,6 +217,24 @@ def test_second_phase_miss_gives_the_turn_to_the_asked_player():
     assert err.value.code == "own_card"
 
 
+def test_a_card_asked_for_in_the_second_phase_is_refused_with_an_example_from_this_deck():
+    g = families_phase({"Alice": SPORTING[:4], "Ben": SPORTING[4:9], "Cara": SPORTING[9:]})
+    with pytest.raises(IllegalAction) as err:
+        g.apply(Ask("Ben", card="back:mrs"))  # Alice holds the Backs
+    assert err.value.code == "own_card"
+    assert err.value.message == ("You already hold the Back family. Every family is complete: now ask for a whole"
+                                 " family you do not hold, such as: is Mr. Pug and family at home?")
+    with pytest.raises(IllegalAction) as err:
+        g.apply(Ask("Ben", card="strong:miss"))
+    assert err.value.code == "wrong_phase"
+    assert err.value.message == ("Every family is complete: now ask for a whole family, such as:"
+                                 " is Miss Strong and family at home?")
+    letters = Game.from_position(build({"Alice": [], "Ben": []}, rules="classic", phase="families",
+                                       families={"Alice": ["a"], "Ben": list("bcdefghijk")}))
+    with pytest.raises(IllegalAction, match="You already hold the A family.* is B1 and family at home"):
+        letters.apply(Ask("Ben", card="a:1"))
+
+
 @seed("003", "The winner of the game is he who at the end possesses all I2 families.")
 def test_winner_holds_all_twelve_families():
     g = families_phase({"Alice": SPORTING[:10], "Ben": SPORTING[10:11], "Cara": SPORTING[11:]})

@@ -421,10 +421,7 @@ class Game:
                 raise IllegalAction("target_empty", f"{self.players[target]} is not playing this round.")
             if self.phase == "families":
                 if action.family is None:
-                    raise IllegalAction(
-                        "wrong_phase",
-                        "Every family is complete: now ask for a whole family, such as: is Mr. Bun and family at home?",
-                    )
+                    self._refuse_card_in_families_phase(asker, action.card)
                 self._ask_family_phase2(asker, target, action)
                 return
             if action.card is None:
@@ -470,6 +467,23 @@ class Game:
                 log.append({"type": "turn", "player": players[target]})
             else:
                 self._pass_turn_from(asker)
+
+    def _refuse_card_in_families_phase(self, asker: int, cid: str | None) -> None:
+        """Refuse a request for one card in the second phase, saying how to ask for its whole family, or,
+        when the asker holds that family already, saying so and naming one they may ask for."""
+        mine = self.families[asker]
+        card = self._card_index.get(cid)
+        owned = card is not None and card // self._m in mine and not self._bluff
+        if card is None or owned:
+            example = self.deck.families[next(f for f in range(self._nf) if f not in mine)].cards[0]
+        else:
+            example = self.deck.cards[card]
+        hint = (f"Every family is complete: now ask for a whole family{' you do not hold' if owned else ''},"
+                f" such as: is {example.name(form='short')} and family at home?")
+        if owned:
+            family = self.deck.families[card // self._m].name(form="surname")
+            raise IllegalAction("own_card", f"You already hold the {family} family. {hint}")
+        raise IllegalAction("wrong_phase", hint)
 
     def _check_target_and_family(self, asker: int, target: int, f: int) -> None:
         if not self.hands[target]:
