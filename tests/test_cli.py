@@ -231,3 +231,50 @@ def test_children_must_be_playing_and_the_config_files_children_only_when_here(t
                    stdin="status\nquit\n", env={"VOICEGAME_CONFIG": str(config)})
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-1] == "Game stopped."
+
+
+def test_ctrl_c_during_the_set_up_conversation_stops_cleanly(monkeypatch, capsys):
+    from voicegame import cli
+
+    def interrupted() -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli.sys, "stdin", type("Terminal", (), {"isatty": staticmethod(lambda: True)})())
+    monkeypatch.setattr(cli, "_open_voice", lambda args, lang: None)
+    monkeypatch.setattr(cli, "_read_line", interrupted)
+    assert cli.main([]) == 130
+    assert capsys.readouterr().out.splitlines()[-1] == "Stopped before the game began."
+
+
+def test_a_game_that_cannot_be_saved_says_so_first_and_plays_on_unsaved(tmp_path):
+    (tmp_path / "games").write_text("not a folder")
+    proc = run_cli("play", "--players", "Alice", "--bots", "2", "--seed", "3", stdin="status\nquit\n",
+                   env={"VOICEGAME_DATA_DIR": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == (f"This game will not be saved. Games cannot be saved in {tmp_path / 'games'} (it is a file,"
+                        " not a folder): set VOICEGAME_DATA_DIR to a folder you can write to, or play with --no-save.")
+    assert lines[-1] == "Game stopped."
+
+
+def test_ctrl_c_in_an_unsaved_game_does_not_promise_a_resume(capsys):
+    from voicegame.cli import _run_table
+
+    def interrupted() -> str:
+        raise KeyboardInterrupt
+
+    game = Game(["Alice", "Ben"], rules=profile("guide"), seed=3)
+    table = TextTable(game, {"Ben": "random"}, interrupted, Lines(lambda line: None))
+    assert _run_table(table) == 130
+    assert capsys.readouterr().out == "Game stopped. It was not saved.\n"
+
+
+def test_resuming_a_game_from_another_version_is_one_sentence(tmp_path):
+    game = Game(["Alice", "Cara"], rules=profile("guide"), seed=3).to_json()
+    game.pop("actions")
+    path = tmp_path / "genius.jsonl"
+    path.write_text(json.dumps({"format": "voicegame/journal-1", "game": game, "bots": {"Cara": "genius"}}) + "\n")
+    proc = run_cli("play", "--resume", str(path), env={"VOICEGAME_DATA_DIR": str(tmp_path)})
+    assert proc.returncode == 2
+    assert proc.stderr == ("The saved game genius.jsonl was saved by another version of voicegame, with a computer"
+                           " level this version does not have (genius), so it cannot be resumed.\n")

@@ -99,6 +99,46 @@ def test_unusable_files_get_a_clear_message(tmp_path, content, message):
         load_journal(path)
 
 
+def _header_changed(data_dir: Path, **changes) -> Path:
+    """A saved game whose header is as another version (or a hand edit) might write it."""
+    path = _journal_of(_played(moves=3))
+    lines = path.read_text().splitlines()
+    header = {**json.loads(lines[0]), "bots": {"Cara": "memory"}}
+    for key, value in changes.items():
+        if key == "game_format":
+            header["game"]["format"] = value
+        else:
+            header[key] = value
+    path.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"bots": {"Cara": "genius"}}, "saved by another version of voicegame, with a computer level this version does"
+                                   " not have \\(genius\\)"),
+    ({"bots": ["Cara"]}, "lists its computer players in a way this version of voicegame does not know"),
+    ({"bots": {"Zed": "memory"}}, "has a computer player Zed who is not at its table"),
+    ({"lang": "fr"}, "in a language this version does not speak \\(fr\\)"),
+    ({"format": "voicegame/journal-2"}, "saved by another version of voicegame, so this version cannot resume it"),
+    ({"game_format": "voicegame/game-2"}, "saved by another version of voicegame, so this version cannot resume it"),
+])
+def test_a_game_from_another_version_is_refused_in_one_sentence(data_dir, changes, message):
+    with pytest.raises(JournalError, match=message):
+        load_journal(_header_changed(data_dir, **changes))
+
+
+@pytest.mark.parametrize("blocker", ["file named games", "no such folder"])
+def test_a_folder_where_games_cannot_be_saved_says_so_and_what_to_do(tmp_path, monkeypatch, blocker):
+    if blocker == "file named games":
+        (tmp_path / "games").write_text("")
+        monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path))
+    else:
+        monkeypatch.setenv("VOICEGAME_DATA_DIR", "/proc/no-such-folder")
+    with pytest.raises(JournalError, match="Games cannot be saved in .*: set VOICEGAME_DATA_DIR to a folder you"
+                                           " can write to, or play with --no-save."):
+        Journal.new(_played(moves=0), {"bots": {}})
+
+
 def _typed_game(seed: int) -> tuple[list[str], dict]:
     """A three-player game chosen by random bots, as the lines people would type, and its end position."""
     game = Game(["Alice", "Ben", "Cara"], rules=profile("guide"), seed=seed)

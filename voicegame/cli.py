@@ -95,14 +95,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     voice = None
     if args.set_up and sys.stdin.isatty():
         voice = _open_voice(args, settings.lang) if args.voice is not False else None
-        lang, settings = settings.lang, _talk_set_up(settings, voice)
+        dutch = settings.lang == "nl"
+        try:
+            settings = _talk_set_up(settings, voice)
+        except KeyboardInterrupt:  # Ctrl+C: stop as a game does, without a traceback
+            _last_words("Gestopt voordat het spel begon." if dutch else "Stopped before the game began.", voice)
+            return 130
         if settings is None:
-            goodbye = "Geen spel deze keer. Tot ziens." if lang == "nl" else "No game this time. Goodbye."
-            if voice is None:
-                _out(goodbye)
-            else:
-                voice.public(goodbye)
-                voice.close()
+            _last_words("Geen spel deze keer. Tot ziens." if dutch else "No game this time. Goodbye.", voice)
             return 0
         _use_settings(args, settings)
     if args.resume:
@@ -119,8 +119,27 @@ def cmd_play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     game = Game(players, rules=rules, deck=deck, seed=seed)
     levels = {n: settings.level for n in bot_names}
-    journal = None if args.no_save else Journal.new(game, {"bots": levels, "lang": settings.lang})
-    return _play(game, levels, settings.lang, journal, args, voice)
+    journal, unsaved = (None, None) if args.no_save else _saving(
+        lambda: Journal.new(game, {"bots": levels, "lang": settings.lang}))
+    return _play(game, levels, settings.lang, journal, args, voice, unsaved)
+
+
+def _last_words(line: str, voice: VoiceIO | None) -> None:
+    """Say ``line`` before the program ends (spoken to the end when the voice is on)."""
+    if voice is None:
+        _out(line)
+    else:
+        voice.public(line)
+        voice.close()
+
+
+def _saving(open_journal: Callable[[], Journal]) -> tuple[Journal | None, str | None]:
+    """The journal, or None and the sentence the players must hear: the game goes on, but nobody
+    may think it is being saved when it is not."""
+    try:
+        return open_journal(), None
+    except JournalError as exc:
+        return None, f"This game will not be saved. {exc}"
 
 
 def _use_settings(args: argparse.Namespace, settings: Settings) -> None:
@@ -161,8 +180,9 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 
 def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None, args: argparse.Namespace,
-          voice: VoiceIO | None = None) -> int:
-    """Set the table up (typing, or voice when asked for or available) and run it."""
+          voice: VoiceIO | None = None, unsaved: str | None = None) -> int:
+    """Set the table up (typing, or voice when asked for or available) and run it; ``unsaved``:
+    why the game cannot be saved, said to the table first."""
     humans = [p for p in game.players if p not in levels]
     try:
         seats = _seats(args.seat or [], humans)
@@ -175,6 +195,8 @@ def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None
         voice = _open_voice(args, lang)
     if not (voice is not None and humans and _use_voice(table, voice, seats, children)):
         table.out = Lines(_out, _seat_channels(seats))
+    if unsaved:
+        table.say(unsaved)
     try:
         return _run_table(table)
     finally:
@@ -335,7 +357,8 @@ def _run_table(table: TextTable) -> int:
     try:
         return table.run()
     except KeyboardInterrupt:
-        _out("Game stopped. voicegame play --resume carries on where you left off.")
+        _out("Game stopped. voicegame play --resume carries on where you left off." if table.journal
+             else "Game stopped. It was not saved.")
         return 130
     finally:
         if table.journal:
@@ -354,9 +377,9 @@ def _resume(args: argparse.Namespace) -> int:
         _out(problem)
     if resumed.finished or resumed.game.over:
         return _fail("That game is already over. Start a new one with: voicegame play")
-    journal = Journal.resume(resumed, path)
+    journal, unsaved = _saving(lambda: Journal.resume(resumed, path))
     levels = dict(resumed.header.get("bots", {}))
-    return _play(resumed.game, levels, resumed.header.get("lang", "en"), journal, args)
+    return _play(resumed.game, levels, resumed.header.get("lang", "en"), journal, args, unsaved=unsaved)
 
 
 def cmd_decks(args: argparse.Namespace) -> int:
@@ -665,6 +688,8 @@ def main(argv: list[str] | None = None) -> int:
         args.set_up = True  # no options: a short set-up conversation, where Enter starts at once
     try:
         return args.func(args)
+    except KeyboardInterrupt:  # Ctrl+C outside a game (a game says more): stop without a traceback
+        return _fail("Stopped.", 130)
     except (DeckError, RuleError, PositionError, GrammarError) as exc:
         return _fail(str(exc))
     except BrokenPipeError:  # the reader went away (e.g. piped into head): stop quietly

@@ -17,7 +17,10 @@ from typing import Any
 
 import platformdirs
 
+from voicegame.bots import BOT_LEVELS
 from voicegame.engine import Action, Game, IllegalAction, PositionError, action_from_json
+from voicegame.engine.game import GAME_FORMAT
+from voicegame.table.narration import PROMPTS
 
 __all__ = ["Journal", "JournalError", "Resumed", "data_dir", "latest_journal", "load_journal"]
 
@@ -25,7 +28,7 @@ FORMAT = "voicegame/journal-1"
 
 
 class JournalError(ValueError):
-    """A journal that cannot be resumed at all; the message says why, in a sentence."""
+    """A journal that cannot be resumed (or written) at all; the message says why, in a sentence."""
 
 
 def data_dir() -> Path:
@@ -39,12 +42,15 @@ class Journal:
 
     def __init__(self, path: Path, header: dict[str, Any], entries: list[dict[str, Any]] | None = None) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # "x": never overwrite an existing journal.
-        self._file = open(path, "x", encoding="utf-8")
-        self._write({"format": FORMAT, **header})
-        for entry in entries or []:
-            self._write(entry)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # "x": never overwrite an existing journal.
+            self._file = open(path, "x", encoding="utf-8")
+            self._write({"format": FORMAT, **header})
+            for entry in entries or []:
+                self._write(entry)
+        except OSError as exc:
+            raise _cannot_save(path, exc) from None
 
     @classmethod
     def new(cls, game: Game, extra: dict[str, Any]) -> Journal:
@@ -59,7 +65,10 @@ class Journal:
         if not resumed.problems:
             journal = cls.__new__(cls)
             journal.path = path
-            journal._file = open(path, "a", encoding="utf-8")
+            try:
+                journal._file = open(path, "a", encoding="utf-8")
+            except OSError as exc:
+                raise _cannot_save(path, exc) from None
             return journal
         header = {k: v for k, v in resumed.header.items() if k != "format"}
         return cls(_new_path(), {**header, "resumed_from": path.name}, resumed.entries)
@@ -80,6 +89,18 @@ class Journal:
 
     def close(self) -> None:
         self._file.close()
+
+
+def _cannot_save(path: Path, exc: OSError) -> JournalError:
+    """Why no game can be saved at ``path``, and how to choose a folder where one can."""
+    folder = path.parent
+    in_the_way = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+    if in_the_way:
+        reason = f"{'it' if in_the_way == folder else in_the_way} is a file, not a folder"
+    else:
+        reason = (exc.strerror or str(exc)).lower()
+    return JournalError(f"Games cannot be saved in {folder} ({reason}): set VOICEGAME_DATA_DIR to a folder"
+                        " you can write to, or play with --no-save.")
 
 
 @dataclass
@@ -103,12 +124,19 @@ def load_journal(path: Path) -> Resumed:
         header = json.loads(lines[0])
     except (json.JSONDecodeError, IndexError):
         raise JournalError(f"The saved game {path.name} is damaged at its very start, so it cannot be resumed.") from None
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
+    if not isinstance(header, dict) or not str(header.get("format")).startswith("voicegame/journal-"):
         raise JournalError(f"{path.name} is not a saved voicegame game.")
+    setup = header.get("game")
+    if not isinstance(setup, dict):
+        raise JournalError(f"The saved game {path.name} has no set-up, so it cannot be resumed.")
+    if header["format"] != FORMAT or setup.get("format") != GAME_FORMAT:
+        raise JournalError(f"The saved game {path.name} was saved by another version of voicegame,"
+                           " so this version cannot resume it.")
     try:
-        game = Game.from_json({**header["game"], "actions": []})
-    except (KeyError, PositionError, ValueError) as exc:
+        game = Game.from_json({**setup, "actions": []})
+    except (PositionError, ValueError) as exc:
         raise JournalError(f"The set-up of the saved game {path.name} cannot be used: {exc}") from None
+    _check_table(header, game, path.name)
     entries: list[dict[str, Any]] = []
     problems: list[str] = []
     finished = False
@@ -135,6 +163,27 @@ def load_journal(path: Path) -> Resumed:
             break
         entries.append(entry)
     return Resumed(game, header, entries, finished, problems)
+
+
+def _check_table(header: dict[str, Any], game: Game, name: str) -> None:
+    """The header's language and computer players (players of this game, at levels) must be ones
+    this version has: a journal from another version (or edited by hand) is refused in a sentence,
+    not half-resumed."""
+    lang = header.get("lang", "en")
+    if not isinstance(lang, str) or lang not in PROMPTS:
+        raise JournalError(f"The saved game {name} was saved by another version of voicegame, in a language this"
+                           f" version does not speak ({lang}), so it cannot be resumed.")
+    bots = header.get("bots", {})
+    if not isinstance(bots, dict) or not all(isinstance(level, str) for level in bots.values()):
+        raise JournalError(f"The saved game {name} lists its computer players in a way this version of voicegame"
+                           " does not know, so it cannot be resumed.")
+    for player, level in bots.items():
+        if player not in game.players:
+            raise JournalError(f"The saved game {name} has a computer player {player} who is not at its table,"
+                               " so it cannot be resumed.")
+        if level not in BOT_LEVELS:
+            raise JournalError(f"The saved game {name} was saved by another version of voicegame, with a computer"
+                               f" level this version does not have ({level}), so it cannot be resumed.")
 
 
 def _new_path() -> Path:
