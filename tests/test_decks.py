@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from helpers import check_quotes, pack_toml, seed, write_pack
@@ -204,7 +206,7 @@ def _broken(tmp_path, old: str, new: str, count: int = 1) -> str:
         ('members = ["p", "q", "r", "s"]\n', "", 1, "missing field 'members'"),
         ('key = "f1"\n', "", 1, "no 'key'"),
         ('en = { name = "Family 2", surname = "F2", plural = "F2s" }\n', "", 1, "no en name"),
-        (', short = "R2" }', " }", 1, "full and short name"),
+        (', short = "R2" }', " }", 1, "a full and a short name"),
         ('languages = ["en"]', 'languages = ["nl"]', 1, "English"),
         ('languages = ["en"]', 'languages = ["en", "nl"]', 1, "no nl name"),
         ('key = "f1"', 'key = "f:1"', 1, "plain word"),
@@ -218,6 +220,53 @@ def test_user_pack_validation_errors(tmp_path, old, new, count, words):
     assert words.casefold() in str(err.value).casefold()
 
 
+@pytest.mark.parametrize(
+    "old, new, words",
+    [
+        ('name = "tiny"', "name = 5", 'name must be text in quotes, such as name = "pets".'),
+        ('members = ["p", "q", "r", "s"]', 'members = "pqrs"', "members must be a list of names in quotes"),
+        ('members = ["p", "q", "r", "s"]', "members = [1, 2, 3, 4]", "members must be a list of names in quotes"),
+        ('members = ["p", "q", "r", "s"]', "members = []", "at least one member"),
+        ('languages = ["en"]', 'languages = "en"', "languages must be a list of names in quotes"),
+        ('key = "f1"', "key = 1", "the key of family 2 must be text in quotes"),
+        ('en = { name = "Family 1", surname = "F1", plural = "F1s" }', 'en = "Family 1"',
+         "family 'f1': en must be a table of names"),
+        ('en = { name = "Family 1", surname = "F1", plural = "F1s" }', 'en = { name = " " }',
+         "the en name of family 'f1' must be text in quotes"),
+        ('en = { full = "Q of family 1", short = "Q1" }', 'en = "Q1"', "card f1:q needs a full and a short name in en"),
+        ('en = { full = "Q of family 1", short = "Q1" }', 'en = { full = "Q of family 1", short = 7 }',
+         "card f1:q needs a full and a short name in en"),
+        ('short = "Q1"', 'short = ""', "card f1:q has an empty en short name: give it a name a player can say."),
+    ],
+)
+def test_user_pack_type_mistakes_say_what_to_fix_and_where(tmp_path, old, new, words):
+    path = _broken(tmp_path, old, new)
+    with pytest.raises(DeckError) as err:
+        load_deck(path)
+    assert str(err.value).startswith(f"{path}: ") and words in str(err.value)
+
+
+def test_user_pack_families_not_written_as_a_list_of_tables(tmp_path):
+    one_family = pack_toml(families=1)
+    head = one_family[: one_family.index("[[family]]")]
+    cases = {
+        one_family.replace("[[family]]", "[family]"): "write each family under its own [[family]] heading",
+        head + 'family = ["f0", "f1"]\n': "family 1 must be a table with a key, names and cards",
+        head + '[[family]]\nkey = "f0"\nen = { name = "F0" }\ncards = { p = "x", q = "x", r = "x", s = "x" }\n':
+            "card f0:p needs a full and a short name in en",
+    }
+    for text, words in cases.items():
+        with pytest.raises(DeckError, match=re.escape(words)):
+            load_deck(str(write_pack(tmp_path, text)))
+
+
+def test_user_pack_that_is_not_utf8(tmp_path):
+    path = write_pack(tmp_path, pack_toml().replace("Family 0", "Famille \u00e9"))
+    path.write_bytes(path.read_text("utf-8").encode("latin-1"))
+    with pytest.raises(DeckError, match="not UTF-8 text: save it again with the UTF-8 encoding"):
+        load_deck(str(path))
+
+
 def test_user_pack_wrong_family_size(tmp_path):
     text = pack_toml(families=3)
     cut = text.index("[family.cards.s]", text.index('key = "f1"'))
@@ -227,6 +276,14 @@ def test_user_pack_wrong_family_size(tmp_path):
         load_deck(str(path))
     message = str(err.value)
     assert "'f1'" in message and "has 3 cards" in message and "missing s" in message
+
+
+def test_user_pack_family_of_one_card_says_card(tmp_path):
+    text = pack_toml(families=3, members=("p", "q"))
+    cut = text.index("[family.cards.q]", text.index('key = "f1"'))
+    end = text.index("\n", text.index("\n", cut) + 1) + 1
+    with pytest.raises(DeckError, match="family 'f1' has 1 card but every family needs exactly 2"):
+        load_deck(str(write_pack(tmp_path, text[:cut] + text[end:])))
 
 
 def test_user_pack_unknown_member(tmp_path):

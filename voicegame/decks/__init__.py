@@ -12,6 +12,7 @@ import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 __all__ = ["Card", "Deck", "DeckError", "Family", "builtin_decks", "load_deck"]
 
@@ -131,8 +132,13 @@ def load_deck(name_or_path: str, *, three_generations: bool = False) -> Deck:
             f"There is no deck called {name_or_path!r}. Built-in decks: {', '.join(builtin_decks())};"
             " or give the path of a .toml pack file."
         )
-    text = path.read_text("utf-8")
     source = str(path)
+    try:
+        text = path.read_text("utf-8")
+    except UnicodeDecodeError:
+        raise DeckError(f"{source}: the file is not UTF-8 text: save it again with the UTF-8 encoding.") from None
+    except OSError as exc:
+        raise DeckError(f"{source}: the file cannot be read ({exc.strerror}).") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -147,24 +153,44 @@ def _load_builtin(name: str, three_generations: bool) -> Deck:
 
 
 def _parse(data: dict, source: str, three_generations: bool) -> Deck:
+    """Check the pack as it is read, so that every mistake, wrong kinds of value included, is reported as
+    one sentence saying what to write and where, rather than failing later."""
+
     def fail(msg: str) -> DeckError:
         return DeckError(f"{source}: {msg}")
+
+    def text(value: Any, what: str, example: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise fail(f"{what} must be text in quotes, such as {example}.")
+        return value
+
+    def names_list(key: str, example: str, default: list[str] | None = None) -> list[str]:
+        value = data.get(key, default)
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise fail(f"{key} must be a list of names in quotes, such as {key} = {example}.")
+        return value
 
     for key in ("name", "members", "family"):
         if key not in data:
             raise fail(f"missing field {key!r}.")
-    members = [str(m) for m in data["members"]]
+    name = text(data["name"], "name", 'name = "pets"')
+    title = text(data.get("title", name), "title", 'title = "Pets and their people"')
+    members = names_list("members", '["mr", "mrs", "master", "miss"]')
+    if not members:
+        raise fail('members must name at least one member, such as members = ["mr", "mrs", "master", "miss"].')
     if len(set(members)) != len(members):
         raise fail("the members list has a duplicate.")
-    extended = [str(m) for m in data.get("extended_members", [])]
+    extended = names_list("extended_members", '["grandpa", "grandma"]', [])
     if not set(extended) <= set(members):
         raise fail("extended_members must all be listed in members.")
     if three_generations and not extended:
         raise fail("this deck has no extended members (grandpa, grandma) for families of 6.")
     in_play = [m for m in members if three_generations or m not in extended]
-    languages = tuple(data.get("languages", ["en"]))
+    languages = tuple(names_list("languages", '["en", "nl"]', ["en"]))
     if "en" not in languages:
         raise fail("every deck needs English names (languages must include 'en').")
+    if not isinstance(data["family"], list):
+        raise fail("write each family under its own [[family]] heading, with double square brackets.")
 
     families: list[Family] = []
     seen_keys: set[str] = set()
@@ -172,22 +198,33 @@ def _parse(data: dict, source: str, three_generations: bool) -> Deck:
     index = 0
     for fi, fam in enumerate(data["family"]):
         where = f"family {fi + 1}"
+        if not isinstance(fam, dict):
+            raise fail(f"{where} must be a table with a key, names and cards, under a [[family]] heading.")
         if "key" not in fam:
             raise fail(f"{where} has no 'key'.")
-        fkey = str(fam["key"])
+        fkey = text(fam["key"], f"the key of {where}", 'key = "bun"')
         where = f"family {fkey!r}"
         if fkey in seen_keys:
             raise fail(f"duplicate family key {fkey!r}.")
-        if ":" in fkey or not fkey.strip():
+        if ":" in fkey:
             raise fail(f"{where}: a family key must be a plain word.")
         seen_keys.add(fkey)
         fnames = {}
         for lang in languages:
-            if lang not in fam or "name" not in fam[lang]:
+            if lang not in fam:
                 raise fail(f"{where} has no {lang} name.")
-            fnames[lang] = {k: str(v) for k, v in fam[lang].items()}
+            given_names = fam[lang]
+            if not isinstance(given_names, dict) or not all(isinstance(v, str) for v in given_names.values()):
+                raise fail(f'{where}: {lang} must be a table of names in quotes, such as'
+                           f' {lang} = {{ name = "Bun the Baker", surname = "Bun", plural = "Buns" }}.')
+            if "name" not in given_names:
+                raise fail(f"{where} has no {lang} name.")
+            text(given_names["name"], f"the {lang} name of {where}", 'name = "Bun the Baker"')
+            fnames[lang] = dict(given_names)
         cards_data = fam.get("cards", {})
-        given = [str(m) for m in cards_data]
+        if not isinstance(cards_data, dict):
+            raise fail(f"{where}: give each card under its own heading, such as [family.cards.{members[0]}].")
+        given = list(cards_data)
         if set(given) != set(members) or len(given) != len(members):
             missing = [m for m in members if m not in given]
             extra = [m for m in given if m not in members]
@@ -200,31 +237,37 @@ def _parse(data: dict, source: str, three_generations: bool) -> Deck:
                 if part
             )
             raise fail(
-                f"{where} has {len(given)} cards but every family needs exactly {len(members)}"
+                f"{where} has {len(given)} card{'' if len(given) == 1 else 's'} but every family needs exactly"
+                f" {len(members)}"
                 f" ({', '.join(members)}): {detail}."
             )
         cards = []
         for m in in_play:
+            cid = f"{fkey}:{m}"
             cnames = {}
             for lang in languages:
-                entry = cards_data[m].get(lang)
-                if not entry or "full" not in entry or "short" not in entry:
-                    raise fail(f"card {fkey}:{m} needs a {lang} full and short name.")
-                cnames[lang] = {"full": str(entry["full"]), "short": str(entry["short"])}
+                card_data = cards_data[m]
+                entry = card_data.get(lang) if isinstance(card_data, dict) else None
+                if not isinstance(entry, dict) or not all(isinstance(entry.get(f), str) for f in ("full", "short")):
+                    raise fail(f'card {cid} needs a full and a short name in {lang}, such as'
+                               f' {lang} = {{ full = "Mr. Bun the Baker", short = "Mr. Bun" }}.')
+                cnames[lang] = {"full": entry["full"], "short": entry["short"]}
                 for form in ("full", "short"):
+                    if not cnames[lang][form].strip():
+                        raise fail(f"card {cid} has an empty {lang} {form} name: give it a name a player can say.")
                     spoken = cnames[lang][form].casefold()
                     other = seen_names.get((lang, spoken))
-                    if other and other != f"{fkey}:{m}":
-                        raise fail(f"cards {other} and {fkey}:{m} share the name {cnames[lang][form]!r}.")
-                    seen_names[(lang, spoken)] = f"{fkey}:{m}"
-            cards.append(Card(f"{fkey}:{m}", fkey, m, index, cnames))
+                    if other and other != cid:
+                        raise fail(f"cards {other} and {cid} share the name {cnames[lang][form]!r}.")
+                    seen_names[(lang, spoken)] = cid
+            cards.append(Card(cid, fkey, m, index, cnames))
             index += 1
         families.append(Family(fkey, fi, tuple(cards), fnames))
     if len(families) < 2:
         raise fail("a deck needs at least 2 families.")
     return Deck(
-        name=str(data["name"]),
-        title=str(data.get("title", data["name"])),
+        name=name,
+        title=title,
         languages=languages,
         members=tuple(in_play),
         families=tuple(families),
