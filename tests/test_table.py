@@ -722,3 +722,50 @@ def test_a_card_heard_without_a_name_is_still_doubted_once_the_name_is_given(sai
         assert out.lines()[-1].startswith("Did you ask Cara for Mrs. Bung?") and game.actions == []
         table.handle("Alice", "yes")
     assert game.actions[:1] == [Ask("Cara", card="bung:mrs", polite=False)]
+
+
+def _alice_may_turn_over() -> tuple[Game, Ask]:
+    """A memory-variant game (centre cards) where Alice moves first, and a request of hers that misses."""
+    for seed in range(200):
+        game = Game(["Alice", "Ben", "Cara"], rules=profile("guide").with_overrides(centre_cards=4), seed=seed)
+        if game.current_player == "Alice":
+            try:
+                return game, _miss_for(game, "Alice")
+            except AssertionError:
+                continue
+    raise AssertionError("no seed gives Alice the first turn")
+
+
+def test_no_to_undo_while_a_turn_over_is_offered_keeps_the_offer():
+    """The "no" answers "Undo ...?", and is not taken as passing on the turn-over."""
+    game, miss = _alice_may_turn_over()
+    table, out = _run_lines(game, [_say(game, miss), "undo", "no", "quit"])
+    table.run()
+    lines = out.lines()
+    assert "All right, nothing was undone." in lines
+    assert len(game.actions) == 1 and game.observation("Alice").phase == "flip"
+    assert sum(line.startswith("You may turn over a centre card") for line in lines) == 2  # offered again
+
+
+@pytest.mark.parametrize("answer", ["2 please", "turn over card two", "two"])
+def test_a_turn_over_said_in_other_words_is_taken(answer):
+    game, miss = _alice_may_turn_over()
+    table, out = _run_lines(game, [_say(game, miss), answer, "quit"])
+    table.run()
+    assert [type(a).__name__ for a in game.actions] == ["Ask", "Flip"] and game.actions[1].slot == 1
+    assert "There is no centre card to turn over now." not in out.lines()
+
+
+def test_i_pass_passes_on_the_turn_over():
+    game, miss = _alice_may_turn_over()
+    table, out = _run_lines(game, [_say(game, miss), "I pass", "quit"])
+    table.run()
+    assert [type(a).__name__ for a in game.actions] == ["Ask", "Pass"]
+
+
+def test_a_turn_over_left_open_is_offered_again_when_the_game_is_resumed():
+    game, miss = _alice_may_turn_over()
+    game.apply(miss)  # then the program stopped
+    table, out = _run_lines(game, ["quit"])
+    table.run()
+    assert any(line.startswith("You may turn over a centre card") for line in out.lines())

@@ -143,6 +143,7 @@ class TextTable:
         self.pending: _Pending | None = None
         self._yes_no_answers: Counter[str] = Counter()  # per player: after two, the question goes without its hint
         self.paused = False
+        self._flip_offered = -1  # len(game.actions) when a turn-over was last offered
         self.human_marks = self._human_marks()  # len(game.actions) before each human action, for undo
         self.said: list[tuple[str | None, str]] = []  # (private seat or None, line) since the last input
         self.bots: dict[str, Bot] = {}
@@ -225,6 +226,8 @@ class TextTable:
                 self._record(action)
                 self.narrate(events)
                 continue
+            if g.observation(player).phase == "flip" and self._flip_offered != len(g.actions):
+                self._offer_flip(player)
             self.out.listen_to(player)
             said = self.read_line()
             if said is None:
@@ -275,15 +278,17 @@ class TextTable:
                 self.paused = False
                 self.say(self.p("resumed", player=player))
             return True  # a break: table talk is not for the game
-        if g.observation(player).phase == "flip":
-            flip = self._parse_flip(texts[0] if texts else "")
-            if flip is not None:
-                return self._act(player, flip)
         pending, self.pending = self.pending, None
-        if pending is not None:
+        if pending is not None:  # before a turn-over: the "no" to "Undo ...?" is not a pass
             answered = self._answer_pending(player, pending, texts[0] if texts else "", heard, said)
             if answered is not None:
+                if self.pending is None:
+                    self._flip_offered = -1  # the question is settled: a turn-over still open is offered again
                 return answered
+        if g.observation(player).phase == "flip":
+            flip = self._parse_flip(texts[0] if texts else "", heard)
+            if flip is not None:
+                return self._act(player, flip)
         return self._command(player, heard, said)
 
     def _command(self, player: str, heard: Understanding, said: str | Hearing) -> bool:
@@ -308,6 +313,8 @@ class TextTable:
             self._ask_undo(player)
         elif kind in ("yes", "no", "cancel"):
             self.say(self.p("nothing_to_answer") + " " + self._commands())
+        elif kind == "flip" and self.game.observation(player).phase == "flip":
+            self._offer_flip(player)  # "turn over", but which card?
         elif kind == "flip":
             self.say(self.p("nothing_to_flip"))
         elif kind == "pause":
@@ -424,14 +431,18 @@ class TextTable:
             return self.narrator.card(heard.card, "short")
         return self.narrator.family(heard.family)
 
-    def _parse_flip(self, line: str) -> Flip | Pass | None:
-        words = normalize(line)
-        if words and words[0] in ("pass", "no", "skip", "pas"):
+    def _parse_flip(self, line: str, heard: Understanding) -> Flip | Pass | None:
+        """The answer to a turn-over offer ("turn over card two, please", "2", "I pass", "no"), or
+        None. Players count the centre cards from 1."""
+        if heard.intent == "no" or heard.intent == "flip" and {"pass", "skip", "pas"} & set(normalize(line)):
             return Pass()
-        number = parse_number(line, self.narrator.lang)
-        if number is not None and (len(words) == 1 or words[0] in ("flip", "turn", "card", "number", "kaart", "draai")):
-            return Flip(number - 1)
-        return None
+        number = parse_number(line, self.narrator.lang) if heard.intent == "flip" else None
+        return None if number is None else Flip(number - 1)
+
+    def _offer_flip(self, player: str) -> None:
+        slots = [str(i + 1) for i in self.game.observation(player).centre_slots]
+        self.say(self.p("flip_prompt", slots=self.narrator.names(slots, "or")))
+        self._flip_offered = len(self.game.actions)
 
     def _act(self, player: str, action: Ask | Flip | Pass) -> bool:
         g = self.game
@@ -447,9 +458,6 @@ class TextTable:
         self.human_marks.append(mark)
         self.narrate(events)
         self._tell_draws(player, events, before)
-        if g.observation(player).phase == "flip" and g.current_player == player:
-            slots = [str(i + 1) for i in g.observation(player).centre_slots]
-            self.say(self.p("flip_prompt", slots=self.narrator.names(slots, "or")))
         return True
 
     def _tell_draws(self, player: str, events: list[dict], before: set[str]) -> None:
