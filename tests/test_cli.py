@@ -278,3 +278,44 @@ def test_resuming_a_game_from_another_version_is_one_sentence(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr == ("The saved game genius.jsonl was saved by another version of voicegame, with a computer"
                            " level this version does not have (genius), so it cannot be resumed.\n")
+
+
+def test_step_with_a_dealer_who_is_not_playing_is_a_json_error(tmp_path):
+    path = _state_file(tmp_path)
+    path.write_text(json.dumps({**json.loads(path.read_text()), "dealer": "Zed"}))
+    proc = run_cli("step", "--state", str(path), "--action", json.dumps({"ask": "Ben", "card": "bun:mrs"}))
+    assert proc.returncode == 2 and proc.stderr == ""
+    error = json.loads(proc.stdout)["error"]
+    assert error["code"] == "bad_state" and "Zed" in error["message"]
+
+
+@pytest.mark.parametrize("error", ["PositionError", "DeckError", "RuleError", "IllegalAction"])
+def test_step_turns_every_error_the_engine_raises_for_a_bad_state_into_json(tmp_path, monkeypatch, capsys, error):
+    from voicegame import cli
+
+    def refuse(state):
+        raise (cli.IllegalAction("bad_state", "A bad field.") if error == "IllegalAction"
+               else getattr(cli, error)("A bad field."))
+
+    monkeypatch.setattr(cli.Game, "from_position", refuse)
+    assert cli.main(["step", "--state", str(_state_file(tmp_path)), "--action", "{}"]) == 2
+    assert json.loads(capsys.readouterr().out) == {"error": {"code": "bad_state", "message": "A bad field."}}
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "Cannot read {path}: no such file or directory."),
+    (b"caf\xe9\n", "{path} is not UTF-8 text: save it as UTF-8, one utterance per line."),
+])
+def test_understand_file_that_cannot_be_read_is_one_sentence(tmp_path, content, message):
+    path = tmp_path / "lines.txt"
+    if content is not None:
+        path.write_bytes(content)
+    proc = run_cli("understand", "--players", "Alice,Ben", "--asker", "Alice", "--file", str(path))
+    assert proc.returncode == 2
+    assert proc.stderr == message.format(path=path) + "\n"
+
+
+def test_simulate_refuses_a_number_of_games_below_one():
+    proc = run_cli("simulate", "--games", "-1")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines()[-1].endswith("argument --games: give a whole number of 1 or more, not -1")

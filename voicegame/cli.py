@@ -412,7 +412,7 @@ def cmd_step(args: argparse.Namespace) -> int:
         return _emit_error("bad_state", f"Cannot read the state file: {exc}.")
     try:
         game = Game.from_position(state)
-    except (PositionError, DeckError, RuleError) as exc:
+    except (PositionError, DeckError, RuleError, IllegalAction) as exc:  # e.g. a dealer who is not playing
         return _emit_error("bad_state", str(exc))
     try:
         action = action_from_json(json.loads(args.action))
@@ -483,7 +483,12 @@ def cmd_understand(args: argparse.Namespace) -> int:
             return _fail(f"There is no card {cid!r} in the {deck.name} deck.")
     understander = Understander(deck, players, lang=args.lang)
     if args.file:
-        texts = Path(args.file).read_text("utf-8").splitlines()
+        try:
+            texts = Path(args.file).read_text("utf-8").splitlines()
+        except OSError as exc:
+            return _fail(f"Cannot read {args.file}: {(exc.strerror or str(exc)).lower()}.")
+        except UnicodeDecodeError:
+            return _fail(f"{args.file} is not UTF-8 text: save it as UTF-8, one utterance per line.")
     elif args.text:
         texts = [" ".join(args.text)]
     else:
@@ -567,6 +572,17 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
         print(json.dumps(row, ensure_ascii=False) if args.json else f"{path}: {hearing.text!r} -> {_describe(result)}",
               flush=True)
     return 0
+
+
+def _how_many(text: str) -> int:
+    """A count of at least one (games to simulate): zero or fewer would report nonsense."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"give a whole number of 1 or more, not {text}")
+    return value
 
 
 def _volume(text: str) -> float:
@@ -665,7 +681,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_transcribe)
 
     p = sub.add_parser("simulate", help="play computer-only games and count wins and speed")
-    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--games", type=_how_many, default=100)
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--bots", default="random", help="one level for all, or one per seat, comma-separated")
     p.add_argument("--json", action="store_true")
