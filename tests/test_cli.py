@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from voicegame.bots import make_bot
+from voicegame.decks import load_deck
 from voicegame.engine import Game, profile
 from voicegame.table.output import Lines
 from voicegame.table.session import TextTable
@@ -106,8 +107,9 @@ def _scripted_game(humans: list[str], bots: int, seed: int) -> tuple[list[str], 
     typed and what the table printed, so the same game can be piped into the CLI."""
     from voicegame.cli import _bot_names
 
-    bot_names = _bot_names(humans, bots)
-    game = Game(humans + bot_names, rules=profile("guide"), seed=seed)
+    rules = profile("guide")
+    bot_names = _bot_names(humans, bots, load_deck(rules.deck), "en")
+    game = Game(humans + bot_names, rules=rules, seed=seed)
     typed: list[str] = []
     printed: list[str] = []
 
@@ -319,3 +321,23 @@ def test_simulate_refuses_a_number_of_games_below_one():
     proc = run_cli("simulate", "--games", "-1")
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.splitlines()[-1].endswith("argument --games: give a whole number of 1 or more, not -1")
+
+
+def test_as_many_computer_players_as_the_settings_allow_get_names():
+    proc = run_cli("play", "--players", "Alice", "--bots", "11", "--no-save", "--seed", "3", stdin="quit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0].count("(computer, memory)") == 11
+
+
+@pytest.mark.parametrize("deck", ["jaques", "sporting", "letters", "standard"])
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_the_game_never_warns_about_its_own_computer_players_names(deck, lang):
+    """With classic rules (the sporting deck, and its Carr family) Cara sat at the table and the
+    game then warned that she sounds like a card word, which nobody could change."""
+    from voicegame.cli import _bot_names
+    from voicegame.understanding import Understander
+
+    loaded = load_deck(deck)
+    names = _bot_names(["Alice"], 11, loaded, lang)
+    assert len(names) == 11
+    assert Understander(loaded, ["Alice", *names], lang=lang).warnings() == []

@@ -408,3 +408,18 @@ def test_dutch_summary_sentences():
     assert summary(replace(DUTCH, players=(), bots=3)).startswith("3 computerspelers op niveau memory, tegen elkaar")
     assert summary(replace(DUTCH, players=("An", "Bo", "Cas"), bots=0)).startswith("An, Bo en Cas, geen computer")
     assert summary(replace(DUTCH, deck="/home/a/mine.toml")).endswith("de kaarten uit mine.toml, regels guide")
+
+
+@pytest.mark.parametrize("answers, children", [
+    (("yes", "Sam"), ("Sam",)),
+    (("Yes, Sam",), ("Sam",)),
+    (("no",), ()),
+    (("none",), ()),
+])
+def test_the_young_child_question_takes_yes_and_no_as_answers(answers, children):
+    """"Is any of them a young child?" is a yes-or-no question too: "yes" asks which of them."""
+    talk = Talk("change", "", "", "", "", "Sam, Mum", *answers, "")
+    assert talk.run().children == children
+    assert not any("not playing" in q for q in talk.questions)
+    if answers[0] == "yes":
+        assert talk.questions[7] == "Which of them are young children? Type their names, or none."

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from voicegame.bots import BOT_LEVELS, make_bot
 from voicegame.config import COMMAND_LINE, ConfigError, Settings, cli_values, describe, load_settings, write_example
-from voicegame.decks import DeckError, builtin_decks, load_deck
+from voicegame.decks import Deck, DeckError, builtin_decks, load_deck
 from voicegame.engine import PROFILES, Game, IllegalAction, PositionError, RuleError, Rules, action_from_json, profile
 from voicegame.engine.rules import parse_rule_value
 from voicegame.table.journal import Journal, JournalError, latest_journal, load_journal
@@ -33,7 +33,10 @@ if TYPE_CHECKING:
     from voicegame.speech.base import Voice
     from voicegame.table.voice import VoiceIO
 
-BOT_NAMES = ("Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivy", "Jon", "Kit", "Lou")
+# More than the 11 computer players a table can have: some are left out where they sound like a
+# player or a card word.
+BOT_NAMES = ("Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivy", "Jon", "Kit", "Lou", "Max", "Nell", "Otto", "Rex",
+             "Uma", "Vera", "Bea", "Ned")
 
 
 def _out(line: str) -> None:
@@ -70,14 +73,18 @@ def _add_game_options(p: argparse.ArgumentParser, rules: str | None = "guide") -
     p.add_argument("--seed", type=int, help="seed for the deal (default: a random one, printed)")
 
 
-def _bot_names(humans: list[str], count: int) -> list[str]:
-    """Names for computer players that don't sound like anyone already at the table."""
+def _bot_names(humans: list[str], count: int, deck: Deck, lang: str) -> list[str]:
+    """Names for computer players that don't sound like anyone already at the table, nor like a
+    card word of ``deck`` (Cara and the sporting deck's Carr): a name the game itself would warn
+    about would be misheard, and the players cannot rename a computer player."""
     chosen: list[str] = []
     for name in BOT_NAMES:
         if len(chosen) == count:
             break
         others = humans + chosen
-        if not any(similarity(normalize(name)[0], w) >= 0.6 for p in others for w in normalize(p)):
+        if any(similarity(normalize(name)[0], w) >= 0.6 for p in others for w in normalize(p)):
+            continue
+        if not Understander(deck, [name], lang=lang).warnings():  # alone, its only warning is a card word
             chosen.append(name)
     return chosen
 
@@ -110,9 +117,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     rules = _rules_from_args(args)
     deck = load_deck(args.deck or rules.deck, three_generations=rules.three_generations)
     humans = [] if only_bots else list(settings.players)
-    bot_names = _bot_names(humans, settings.bots)
+    bot_names = _bot_names(humans, settings.bots, deck, settings.lang)
     if len(bot_names) < settings.bots:
-        return _fail(f"At most {len(BOT_NAMES)} computer players.")
+        return _fail(f"I have names for only {len(bot_names)} computer players that sound unlike the players and the"
+                     f" cards, so ask for {len(bot_names)} or fewer.")
     players = humans + bot_names
     if len(players) < 2:
         return _fail("A game needs at least 2 players: add --players Alice,Ben or --bots 2.")

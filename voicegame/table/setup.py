@@ -142,7 +142,9 @@ _START = {"yes", "yeah", "yep", "y", "start", "ok", "okay", "go", "play", "sure"
           "beginnen"}
 _CHANGE = {"change", "no", "nope", "n", "different", "other", "nee", "wijzig", "wijzigen", "veranderen", "anders"}
 _QUIT = {"quit", "exit", "stop", "bye", "goodbye", "cancel", "q", "stoppen", "doei"}
-_NONE = {"none", "no", "nobody", "nope", "nee", "geen", "niemand"}
+_NONE = {"none", "no", "nobody", "nope", "neither", "nee", "geen", "niemand"}
+# "Is any of them a young child?" answered "yes" (or "yes, Sam"): the names are still to come.
+_YES = {"yes", "yeah", "yep", "y", "sure", "ja", "jawel"}
 _KEEP = {"keep", "same", "skip", "next", "fine", "houden", "zelfde", "hetzelfde", "volgende", "goed"}
 # The offer's own "yes" and "change", to guess at an answer that is nearly one of them.
 _OFFER_WORDS = {"en": ("yes", "change"), "nl": ("ja", "wijzig")}
@@ -351,7 +353,8 @@ class _Conversation:
 
     def choose(self, question: str, problem: str, kept: str, parse: Callable[[str], tuple[object, str | None]],
                current: object, names: bool = False) -> object:
-        """Ask until ``parse`` gives a value (it returns the value, or None and what was wrong)."""
+        """Ask until ``parse`` gives a value (it returns the value, or None and what was wrong: ""
+        when the answer was right but not enough, so only ``problem`` is asked)."""
         line = question
         for _ in range(self.tries):
             answer = self.ask(line, names)
@@ -360,7 +363,7 @@ class _Conversation:
             value, wrong = parse(answer)
             if wrong is None:
                 return value
-            line = f"{wrong} {problem}"
+            line = f"{wrong} {problem}" if wrong else problem
         self.say(self.t("keeping", kept=kept))
         return current
 
@@ -442,8 +445,11 @@ class _Conversation:
         now = _listed(kids, self.lang, "and") if kids else self.t("nobody")
 
         def children_of(answer: str) -> tuple[object, str | None]:
-            if set(normalize(answer)) <= _NONE:
+            words = set(normalize(answer))
+            if words <= _NONE:
                 return (), None
+            if words <= _YES:
+                return None, ""  # then "Which of them are young children?"
             chosen, rest = [], answer
             # A player's name of two words is one name, though a heard "mary ann" would split in two.
             for player in (p for p in settings.players if len(p.split()) > 1):
@@ -453,6 +459,8 @@ class _Conversation:
                     rest = re.sub(said, ",", rest, flags=re.IGNORECASE)
             folded = {p.casefold(): p for p in settings.players}
             for name in parse_names(rest, self.lang):
+                if set(normalize(name)) <= _YES:
+                    continue
                 player = folded.get(name.casefold()) or _pick(name, settings.players)
                 if player is None:
                     return None, self.t("not_playing", name=name)
