@@ -170,6 +170,44 @@ def test_a_position_whose_player_to_move_cannot_act_is_refused(hands, extra, mes
         Game.from_position(build(hands, **extra))
 
 
+def _a_position_with_everything() -> dict:
+    """A match in round 2, with stock and centre cards, as the engine writes it."""
+    rules = profile("guide").with_overrides(stock=4, centre_cards=2, match_target=20)
+    return json.loads(json.dumps(Game(NAMES[:3], rules=rules, seed=1).position() | {"round": 2}))
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("dealer", "Zed", "There is no player called Zed. The players are Alice, Ben and Cara."),
+    ("rules", 5, 'rules must be the name of a profile, such as "guide", or an object of rules'),
+    ("deck", ["jaques"], "deck must be the name of a deck"),
+    ("players", [], "A game needs between 2 and 12 players."),
+    ("players", "Alice", 'The players must be a list of names, such as ["Alice", "Ben"].'),
+    ("players", ["Alice", 5], "The players must be a list of names"),
+    ("hands", {"Alice": 5}, "Alice's hand must be a list, such as"),
+    ("hands", ["a:1"], "hands must list each player's cards by name"),
+    ("families", ["bun"], "families must list each player's families by name"),
+    ("families", {"Alice": [["bun"]]}, "There is no family ['bun'] in the jaques deck."),
+    ("centre", 5, "centre must be a list, such as"),
+    ("stock", {"a:1": 1}, "stock must be a list, such as"),
+    ("centre_seen", 0, "centre_seen must be a list"),
+    ("round", "x", "round must be a whole number from 1 up, not 'x'."),
+    ("round", 0, "round must be a whole number from 1 up"),
+    ("totals", {"Alice": "x"}, "Alice's total must be a whole number of families, not 'x'."),
+    ("totals", {"Alice": 1.5}, "Alice's total must be a whole number of families"),
+    ("totals", 3, "totals must list each player's total by name"),
+    ("round_players", "Alice", "round_players must be a list"),
+    ("tiebreak", "no", "tiebreak must be true or false"),
+    ("pending", "yes", 'pending can only be "flip"'),
+])
+def test_a_state_with_a_field_of_the_wrong_kind_says_which_field_to_fix(field, value, message):
+    pos = _a_position_with_everything()
+    Game.from_position(pos)
+    pos[field] = value
+    with pytest.raises(PositionError) as err:
+        Game.from_position(pos)
+    assert message in str(err.value)
+
+
 def test_every_position_the_engine_reaches_loads_again():
     rules = profile("guide").with_overrides(centre_cards=3, stock=4)
     for seed in range(15):

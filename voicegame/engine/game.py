@@ -104,6 +104,8 @@ class Game:
         start: dict[str, Any] | None = None,
     ) -> None:
         """Deal a new game from ``seed``; ``start`` (use ``from_position``) begins from a state file instead."""
+        if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) for p in players):
+            raise PositionError('The players must be a list of names, such as ["Alice", "Ben"].')
         players = tuple(players)
         if not 2 <= len(players) <= 12:
             raise PositionError("A game needs between 2 and 12 players.")
@@ -143,7 +145,7 @@ class Game:
         self._miss_to_asked = rules.after_miss == "asked"
         # A loaded position (our own copy: undo rebuilds from it), or None when dealt from the seed.
         self._start = None if start is None else copy.deepcopy(start)
-        self._dealer0 = self._seat_of(dealer) if dealer is not None else len(players) - 1
+        self._dealer0 = self._seat_in_setup(dealer) if dealer is not None else len(players) - 1
         self.actions: list[Action] = []
         self._reset()
 
@@ -158,6 +160,14 @@ class Game:
                 "unknown_player", f"There is no player called {name}. The players are {_names_list(list(self.players))}."
             )
         return seat
+
+    def _seat_in_setup(self, name: Any) -> int:
+        """The seat of a player named by a state file or the set-up: a name that is not a player's is a
+        bad position, not a refused action."""
+        try:
+            return self._seat_of(str(name))
+        except IllegalAction as exc:
+            raise PositionError(exc.message) from None
 
     def _reset(self) -> None:
         n = len(self.players)
@@ -853,25 +863,48 @@ class Game:
         for key in ("deck", "rules", "players", "hands", "turn"):
             if key not in pos:
                 raise PositionError(f"The state has no {key!r}.")
+        if not isinstance(pos["rules"], (str, dict)):
+            raise PositionError('rules must be the name of a profile, such as "guide", or an object of rules,'
+                                ' such as {"profile": "guide", "stock": 5}.')
         try:
             rules = Rules.from_json(pos["rules"])
         except ValueError as exc:
             raise PositionError(str(exc)) from None
-        deck = load_deck(str(pos["deck"]), three_generations=rules.three_generations)
-        return cls(pos["players"], rules=rules, deck=deck, seed=seed, dealer=pos.get("dealer", pos["players"][-1]),
-                   start=pos)
+        if not isinstance(pos["deck"], str):
+            raise PositionError('deck must be the name of a deck, such as "jaques", or the path of a pack file.')
+        deck = load_deck(pos["deck"], three_generations=rules.three_generations)
+        return cls(pos["players"], rules=rules, deck=deck, seed=seed, dealer=pos.get("dealer"), start=pos)
 
     def _load_position(self, pos: dict[str, Any]) -> None:
-        def seat(name: Any) -> int:
-            try:
-                return self._seat_of(str(name))
-            except IllegalAction as exc:
-                raise PositionError(exc.message) from None
+        """Read a state file, checking the kind of every field as well as its sense, so that a mistake is
+        one sentence saying which field to fix."""
+        seat = self._seat_in_setup
 
         def card(cid: Any) -> int:
-            if cid not in self._card_index:
+            if not isinstance(cid, str) or cid not in self._card_index:
                 raise PositionError(f"There is no card {cid!r} in the {self.deck.name} deck.")
             return self._card_index[cid]
+
+        def listed(value: Any, what: str, example: str) -> list[Any]:
+            if not isinstance(value, list):
+                raise PositionError(f"{what} must be a list, such as {example}, not {value!r}.")
+            return value
+
+        def by_player(key: str, what: str, example: str) -> dict[str, Any]:
+            value = pos.get(key, {})
+            if not isinstance(value, dict):
+                raise PositionError(f"{key} must list each player's {what} by name, such as {example}, not {value!r}.")
+            return value
+
+        def whole_number(value: Any, least: int) -> bool:
+            return isinstance(value, int) and not isinstance(value, bool) and value >= least
+
+        for key in ("tiebreak", "over"):
+            if not isinstance(pos.get(key, False), bool):
+                raise PositionError(f"{key} must be true or false, not {pos[key]!r}.")
+        if pos.get("pending") not in (None, "flip"):
+            raise PositionError(f'pending can only be "flip", when a centre card may be turned over,'
+                                f' not {pos["pending"]!r}.')
 
         placed: dict[int, str] = {}
 
@@ -880,27 +913,27 @@ class Game:
                 raise PositionError(f"{self._card_ids[c]} is in two places: {placed[c]} and {where}.")
             placed[c] = where
 
-        for name, cards in dict(pos["hands"]).items():
+        for name, cards in by_player("hands", "cards", '{"Alice": ["bun:mr", "bun:mrs"]}').items():
             s = seat(name)
-            for cid in cards:
+            for cid in listed(cards, f"{name}'s hand", '["bun:mr", "bun:mrs"]'):
                 c = card(cid)
                 place(c, f"{name}'s hand")
                 self.hands[s] |= 1 << c
-        for name, keys in dict(pos.get("families", {})).items():
+        for name, keys in by_player("families", "families", '{"Alice": ["bun", "dose"]}').items():
             s = seat(name)
-            for key in keys:
-                if key not in self._family_index:
+            for key in listed(keys, f"{name}'s families", '["bun", "dose"]'):
+                if not isinstance(key, str) or key not in self._family_index:
                     raise PositionError(f"There is no family {key!r} in the {self.deck.name} deck.")
                 f = self._family_index[key]
                 for c in _bits(self._fam_mask[f]):
                     place(c, f"{name}'s families")
                 self.families[s].append(f)
                 self._complete |= 1 << f
-        for cid in pos.get("stock", []):
+        for cid in listed(pos.get("stock", []), "stock", '["bun:mr", "dose:miss"]'):
             c = card(cid)
             place(c, "the stock")
             self.stock.append(c)
-        for cid in pos.get("centre", []):
+        for cid in listed(pos.get("centre", []), "centre", '["bun:mr", null]'):
             if cid is None:
                 self.centre.append(-1)
             else:
@@ -911,8 +944,8 @@ class Game:
         if missing:
             shown = ", ".join(missing[:6]) + (" ..." if len(missing) > 6 else "")
             raise PositionError(f"{len(missing)} cards are nowhere in the state: {shown}.")
-        for slot in pos.get("centre_seen", []):
-            if not isinstance(slot, int) or not 0 <= slot < len(self.centre) or self.centre[slot] < 0:
+        for slot in listed(pos.get("centre_seen", []), "centre_seen", "[0, 2]"):
+            if not whole_number(slot, 0) or not 0 <= slot < len(self.centre) or self.centre[slot] < 0:
                 raise PositionError(f"centre_seen names {slot!r}, which is not a face-down centre card.")
             self._seen |= 1 << slot
         phase = pos.get("phase", "cards")
@@ -920,16 +953,22 @@ class Game:
             raise PositionError("phase must be 'cards' or 'families'.")
         self.phase = phase
         if "round_players" in pos:
-            self.round_players = tuple(sorted(seat(p) for p in pos["round_players"]))
-        for name, total in dict(pos.get("totals", {})).items():
-            self.totals[seat(name)] = int(total)
-        self.round = max(0, int(pos.get("round", 1)) - 1)
-        self.tiebreak = bool(pos.get("tiebreak", False))
+            self.round_players = tuple(sorted(seat(p) for p in listed(pos["round_players"], "round_players",
+                                                                       '["Alice", "Ben"]')))
+        for name, total in by_player("totals", "total", '{"Alice": 3, "Ben": 5}').items():
+            if not whole_number(total, 0):
+                raise PositionError(f"{name}'s total must be a whole number of families, not {total!r}.")
+            self.totals[seat(name)] = total
+        round_number = pos.get("round", 1)
+        if not whole_number(round_number, 1):
+            raise PositionError(f"round must be a whole number from 1 up, not {round_number!r}.")
+        self.round = round_number - 1
+        self.tiebreak = pos.get("tiebreak", False)
         if pos.get("last_completed") is not None:
             self.last_completer = seat(pos["last_completed"])
         if pos.get("over"):
             self.over = True
-            self.winners = [self.players[seat(p)] for p in pos.get("winners", [])]
+            self.winners = [self.players[seat(p)] for p in listed(pos.get("winners", []), "winners", '["Alice"]')]
             return
         if pos["turn"] is None:
             raise PositionError("The state has no turn but the game is not over.")
