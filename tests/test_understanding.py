@@ -239,3 +239,34 @@ def test_a_held_card_with_no_legal_sound_alike_is_left_for_the_rules(jaques):
 def test_typed_words_are_never_swapped_for_a_legal_card(jaques):
     r = jaques.understand("ben is mrs bung at home", asker="Alice")
     assert (r.card, r.confirm, r.instead_of) == ("bung:mrs", False, None)
+
+
+@pytest.mark.parametrize("text", ["Dan, 2 please", "Cara 3", "Cara, the 3", "Cara, is 3 at home?"])
+def test_a_number_alone_is_no_card_of_the_letters_deck(text):
+    """Family A's letter is elsewhere an article: it may not be left out for free, or a bare
+    number would be taken for a card of family A, a guess played at once."""
+    assert not Understander(load_deck("letters"), PLAYERS).understand(text, asker="Alice").is_move
+
+
+def test_family_a_is_still_heard_by_its_letter():
+    letters = Understander(load_deck("letters"), PLAYERS)
+    assert letters.understand("Dan, is A2 at home, please?", asker="Alice").card == "a:2"
+    assert letters.understand("Cara, a three", asker="Alice").card == "a:3"
+
+
+def test_the_example_in_a_reason_is_this_games():
+    sporting = Understander(load_deck("sporting"), ["Zoe", "Max"])
+    reason = sporting.understand("what a lovely day", asker="Zoe").reason
+    assert reason.endswith("Try: Max, is Mr. Back at home?")
+
+
+@pytest.mark.parametrize("text", ["Cara, the sweep's", "Cara, is the tailor's at home?"])
+def test_a_trade_said_as_whose_with_no_member_is_asked_about(jaques, text):
+    """"The sweep's ..." and then nothing: the father ("the sweep") is only a guess."""
+    understood = jaques.understand(text, asker="Alice")
+    assert understood.intent == "ask" and understood.confirm
+
+
+def test_a_trade_with_its_member_is_clear(jaques):
+    assert not jaques.understand("Cara, the sweep's son, please", asker="Alice").confirm
+    assert not jaques.understand("Cara, the sweep, please", asker="Alice").confirm

@@ -161,7 +161,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "rate": "Ik spreek nu {rate} woorden per minuut.",
         "rate_no_voice": "De spreeksnelheid werkt als het spel spreekt: start het met --voice.",
         "verbose_on": "Ik vertel meer.", "verbose_off": "Ik houd het kort.",
-        "not_understood": "Dat heb ik niet begrepen. Probeer: Ben, is Meneer Brood de Bakker thuis, alstublieft?",
+        "not_understood": "Dat heb ik niet begrepen. Probeer: {example}",
         "heard_let_pass": "Daarvoor hoorde ik: {words}. Het klonk niet alsof het voor mij bedoeld was, dus ik heb er"
                           " niets mee gedaan. Zeg het nog eens, wat dichter bij de microfoon of wat harder.",
         "heard_nothing_else": "Ik heb verder niets gehoord sinds mijn laatste antwoord.",

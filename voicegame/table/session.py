@@ -333,7 +333,7 @@ class TextTable:
             self.say(self.p("verbose_on" if kind == "verbose" else "verbose_off"))
         else:
             reason = heard.reason if self.narrator.lang == "en" else None
-            self.say(reason or self.p("not_understood"))
+            self.say(reason or self.p("not_understood", example=self.understander.example(player)))
         return True
 
     def _commands(self) -> str:

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from voicegame.decks import Deck
-from voicegame.understanding.grammar import Grammar, Phrases, importance, load_grammar
+from voicegame.understanding.grammar import Grammar, Phrases, load_grammar
+from voicegame.understanding.grammar import importance as word_importance
 from voicegame.understanding.words import FUNCTION_WORDS, SoundTable, letters_rhyme, normalize, similarity
 
 __all__ = ["Understander", "Understanding"]
@@ -168,6 +169,13 @@ class Understander:
         self.grammar: Grammar = load_grammar(lang)
         self.phrases = Phrases(deck, self.players, lang)
         fam_words = {f.key: {w for v in self.phrases.families[f.key] for w in v} for f in deck.families}
+        # A family called "A" (the letters deck) is named by a word that is elsewhere only an article:
+        # there it weighs in full, or "Dan, 2 please" would be taken for A2 (a guess at the family).
+        surnames = {w for f in deck.families for w in normalize(f.name(lang, "surname"))}
+
+        def importance(word: str) -> float:
+            return 1.0 if word in surnames else word_importance(word)
+
         # Per variant: words, weights, and the words that tell its family apart (for pruning).
         self._card_variants: list[tuple[str, tuple[str, ...], tuple[float, ...], tuple[str, ...]]] = []
         for cid, variants in self.phrases.cards.items():
@@ -409,7 +417,7 @@ class Understander:
                 best_by_move[h.move] = h
         ranked = sorted(best_by_move.values(), key=lambda h: h.cost)
         if not ranked or ranked[0].cost > CONFIRM_COST:
-            return Understanding(text=text, intent="none", polite=polite, reason=self._reason(ranked))
+            return Understanding(text=text, intent="none", polite=polite, reason=self._reason(ranked, asker))
         best = ranked[0]
         instead_of = None
         if best.intent in _MOVES and best.penalty > 0 and (legal := self._legal_sound_alike(best, ranked)):
@@ -424,7 +432,7 @@ class Understander:
             if best.cost <= COMMAND_COST and margin >= 0.2:
                 return Understanding(text=text, intent=best.intent, family=best.family, confidence=confidence,
                                      polite=polite)
-            return Understanding(text=text, intent="none", polite=polite, reason=self._reason(ranked))
+            return Understanding(text=text, intent="none", polite=polite, reason=self._reason(ranked, asker))
         member = self.deck.card(best.card).member if best.card else None
         result = Understanding(text=text, intent=best.intent, target=best.target, card=best.card,
                                family=best.family, member=member, polite=polite, confidence=confidence,
@@ -444,13 +452,21 @@ class Understander:
             return result
         # Before every family is complete, a whole surname is a rare variant: always make sure.
         surname_ask = best.intent == "ask_family" and phase == "cards"
-        if heard <= ACT_COST and margin >= ACT_MARGIN and not surname_ask and instead_of is None:
+        cut_short = best.card is not None and self._possessive_alone(best.card, normalize(text))
+        if heard <= ACT_COST and margin >= ACT_MARGIN and not surname_ask and instead_of is None and not cut_short:
             return result
         result.confirm = True
         close = [h for h in rivals if h.intent in _MOVES and h.target not in (None, _NOT_PLAYING)
                  and h.cost <= CONFIRM_COST + 0.5]
         result.alternatives = [{**self._alt(best), "target": result.target}] + [self._alt(h) for h in close[:2]]
         return result
+
+    def _possessive_alone(self, card: str, words: tuple[str, ...]) -> bool:
+        """Whether the words hold the possessive of the card's trade ("the sweep's") where the card's
+        own names do not: the player stopped before saying whose card, so it is no clear request."""
+        possessives = {trade[-1] + "s" for trade in self.phrases.trades[card.split(":")[0]]}
+        said = possessives.intersection(words)
+        return bool(said) and not any(said <= set(v) for v in self.phrases.cards[card])
 
     @staticmethod
     def _legal_sound_alike(best: _Hypothesis, ranked: list[_Hypothesis]) -> _Hypothesis | None:
@@ -475,8 +491,13 @@ class Understander:
             out["family"] = h.family
         return out
 
-    @staticmethod
-    def _reason(ranked: list[_Hypothesis]) -> str:
+    def example(self, asker: str | None = None) -> str:
+        """A request of this game to show how one is said: another player, the deck's first card."""
+        player = next((p for p in self.players if p != asker), "Ben")
+        card = self.deck.cards[0].name(self.lang, "short")
+        return f"{player}, is {card} thuis, alstublieft?" if self.lang == "nl" else f"{player}, is {card} at home?"
+
+    def _reason(self, ranked: list[_Hypothesis], asker: str | None) -> str:
         if not any(h.intent in _MOVES for h in ranked):
-            return "I didn't hear a card name. Try: Ben, is Mrs. Bun at home?"
-        return "I didn't understand that as a request. Try: Ben, is Mrs. Bun at home?"
+            return f"I didn't hear a card name. Try: {self.example(asker)}"
+        return f"I didn't understand that as a request. Try: {self.example(asker)}"
