@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import ctypes.util
 import io
+import os
 import struct
+import threading
 import wave
 
 import numpy as np
@@ -18,6 +20,7 @@ from voicegame.speech.audio import (
     NO_MICROPHONE,
     NO_OUTPUT,
     Gate,
+    MicrophoneSource,
     PushToTalk,
     Resampler,
     Segmenter,
@@ -132,6 +135,45 @@ def test_stdin_source_yields_the_same_pcm():
     pcm = tone(300, 0.2, SAMPLE_RATE).astype("<i2").tobytes()
     got = list(StdinSource(io.BytesIO(pcm + b"\x01")))
     assert b"".join(got) == pcm and len(got[0]) == 960
+
+
+def test_stdin_source_at_a_terminal_says_audio_must_be_piped_in():
+    """Typed words are not audio: rather than wait for sound that never comes, say how to pipe it."""
+    main, side = os.openpty()
+    try:
+        with open(side, "rb", buffering=0, closefd=False) as terminal, \
+                pytest.raises(SpeechError, match=r"piped in.*arecord .*\| voicegame play .*a terminal"):
+            StdinSource(terminal)
+    finally:
+        os.close(main)
+        os.close(side)
+
+
+def test_a_recording_piped_in_is_not_live_and_a_microphone_piped_in_is():
+    """Audio that comes faster than it is spoken is a recording (``cat take.raw |``), heard whole
+    even while the game speaks; a microphone's (``arecord |``) comes in real time."""
+    pcm = tone(300, 4.0, SAMPLE_RATE).astype("<i2").tobytes()  # more than a pipe holds
+    read_end, write_end = os.pipe()
+
+    def cat() -> None:
+        os.write(write_end, pcm)
+        os.close(write_end)
+
+    writer = threading.Thread(target=cat)
+    writer.start()
+    with open(read_end, "rb") as stream:
+        recording = StdinSource(stream)
+        assert not recording.live and b"".join(recording) == pcm
+    writer.join()
+
+    read_end, write_end = os.pipe()
+    os.write(write_end, pcm[:9600])  # 0.3 s, then nothing more for now
+    with open(read_end, "rb") as stream:
+        microphone = StdinSource(stream)
+        os.write(write_end, pcm[9600:19200])
+        os.close(write_end)
+        assert microphone.live and b"".join(microphone) == pcm[:19200]
+    assert not WavSource.live and MicrophoneSource.live
 
 
 # --------------------------------------------------------------------------- utterances

@@ -606,3 +606,39 @@ def test_what_did_you_hear_tells_what_was_let_pass():
     assert again.texts() == ["what did you hear"], printed
     table.handle("Alice", again)
     assert printed[-1] == "I heard nothing else since I last answered." and table.pending is pending, printed
+
+
+@pytest.mark.parametrize("live", [True, False])
+def test_a_recording_waits_while_the_game_speaks_where_a_microphone_is_muted(live, monkeypatch):
+    """A microphone's audio heard while the game speaks is the game's own voice: dropped. A
+    recording holds no such echo: it is not read until the game is quiet, and is heard whole."""
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table import voice as voice_module
+    from voicegame.understanding import Understander
+
+    class BusySpeaker(TextSpeaker):
+        """Speaks for its first ``looks`` looks: as long as the whole recording would last."""
+
+        def __init__(self, looks: int) -> None:
+            super().__init__(write=lambda line: None)
+            self.looks = looks
+
+        def busy(self) -> bool:
+            self.looks -= 1
+            return self.looks >= 0
+
+    class Recording(list):
+        live = False
+
+    monkeypatch.setattr(voice_module, "RECORDING_WAIT", 0.0)
+    chunks = _microphone("status")
+    game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
+    voice = voice_module.VoiceIO(PocketSphinxRecognizer(), BusySpeaker(len(chunks)),
+                                 chunks if live else Recording(chunks), lambda line: None,
+                                 understander=Understander(game.deck, game.players))
+    heard = voice.read()
+    if live:
+        assert heard is None
+    else:
+        assert heard.text == "status"

@@ -3,7 +3,9 @@
 Sources (microphone, WAV file, standard input) all yield ``bytes`` of 16-bit little-endian
 mono PCM at ``SAMPLE_RATE``. A ``Segmenter`` (energy VAD) or ``PushToTalk`` turns that chunk
 stream into ``Event``s (start, audio, end) the table loop feeds to a recognizer; a ``Gate``
-drops what the microphone hears while the program itself is speaking.
+drops what the microphone hears while the program itself is speaking. Each source says whether
+it is ``live``: a recording holds no echo of the program's voice, so rather than being dropped,
+it is not read while the program speaks.
 
 NumPy is used for resampling and frame energies: a correct (anti-aliased) resampler in pure
 Python costs about half a second of CPU per second of 48 kHz audio, too slow for live input.
@@ -12,11 +14,15 @@ Python costs about half a second of CPU per second of 48 kHz audio, too slow for
 from __future__ import annotations
 
 import collections
+import itertools
 import math
+import os
 import queue
+import select
 import struct
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterable, Iterator
@@ -47,9 +53,13 @@ MICROPHONE_LOST = "The microphone stopped working, so we'll use the keyboard."
 NO_OUTPUT = "No loudspeaker or headphones found, so I'll show what I would say as text."
 OUTPUT_LOST = "The loudspeaker stopped working, so I'll show what I would say as text."
 NO_PORTAUDIO = "The sound library PortAudio is not installed, so we'll use the keyboard and text."
+NO_PIPE = ("The option --audio-in - listens to sound piped in, for example: "
+           "arecord -f S16_LE -r 16000 -c 1 | voicegame play --voice --audio-in -. "
+           "Here standard input is a terminal, with nothing piped in.")
 
 BYTES_PER_SECOND = SAMPLE_RATE * 2
 _DIGITAL_SILENCE_DB = -90.0  # frames this quiet are a microphone opening or padding, not a room
+PROBE_AUDIO, PROBE_WAIT = 3.0, 0.25  # seconds: this much audio arriving this soon is not live (StdinSource)
 
 
 # --------------------------------------------------------------------------- devices
@@ -183,6 +193,8 @@ class WavSource:
     mono int16 chunks. Channels are averaged. Reads the RIFF chunks itself because the ``wave``
     module of Python 3.11 refuses float and WAVE_FORMAT_EXTENSIBLE files."""
 
+    live = False
+
     def __init__(self, path: str | Path, chunk_ms: int = 30) -> None:
         self.path = Path(path)
         self.chunk = _chunk_bytes(chunk_ms)
@@ -268,18 +280,47 @@ class WavSource:
 
 
 class StdinSource:
-    """Raw 16 kHz mono int16 PCM read from standard input (e.g. ``arecord -r16000 -fS16_LE | ...``)."""
+    """Raw 16 kHz mono int16 PCM read from standard input (e.g. ``arecord -r16000 -fS16_LE | ...``).
+
+    It is ``live`` (a microphone through a pipe, whose audio holds the program's own voice) unless
+    more audio arrives at once than a live source can have sent: a recording, piped in or not.
+    """
 
     def __init__(self, stream: BinaryIO | None = None, chunk_ms: int = 30) -> None:
         self.stream = stream if stream is not None else sys.stdin.buffer
+        if self.stream.isatty():
+            raise SpeechError(NO_PIPE)
         self.chunk = _chunk_bytes(chunk_ms)
+        self._head, self.live = self._probe()
+
+    def _probe(self) -> tuple[bytes, bool]:
+        """(the audio read so far, whether it is live). A pipe holds about 2 s of a live source's
+        audio that nobody read yet, so 3 s arriving within a quarter of a second is a recording.
+        A stream with no file descriptor is in memory: a recording."""
+        try:
+            fd = self.stream.fileno()
+        except OSError:
+            return b"", False
+        wanted = round(PROBE_AUDIO * BYTES_PER_SECOND)
+        deadline = time.monotonic() + PROBE_WAIT
+        head = b""
+        while len(head) < wanted:
+            wait = deadline - time.monotonic()
+            try:
+                if wait <= 0 or not select.select([fd], [], [], wait)[0]:
+                    return head, True
+            except OSError:  # a pipe select cannot wait on (Windows): taken as live, as a microphone
+                return head, True
+            data = os.read(fd, wanted - len(head))
+            if not data:
+                break
+            head += data
+        return head, False
 
     def __iter__(self) -> Iterator[bytes]:
         carry = b""
-        while True:
-            data = self.stream.read(self.chunk)
-            if not data:
-                break
+        probed = (self._head[i : i + self.chunk] for i in range(0, len(self._head), self.chunk))
+        for data in itertools.chain(probed, iter(lambda: self.stream.read(self.chunk), b"")):
             data = carry + data
             cut = len(data) // 2 * 2
             carry = data[cut:]
@@ -294,6 +335,8 @@ class MicrophoneSource:
     If the device cannot record at 16 kHz it is opened at its own rate and resampled. A stream
     that stops delivering (device unplugged) raises SpeechError rather than hanging the game.
     """
+
+    live = True
 
     def __init__(self, device: int | str | None = None, chunk_ms: int = 30, stall_timeout: float = 2.0) -> None:
         self.device = find_device(device, "input")

@@ -4,7 +4,8 @@ What the table says is printed and spoken (a computer player's own words in its 
 private lines go to the seat's channel. What a player says is cut into utterances (end of
 speech after about half a second of silence), recognized with the game's word list, and handed
 to the table as a Hearing. While the program speaks, the microphone's audio is discarded and the
-recognizer reset afterwards, so it never hears itself. The keyboard stays live: Enter on its own
+recognizer reset afterwards, so it never hears itself; a recording is not read then, and so is
+heard whole, as a player's words would be. The keyboard stays live: Enter on its own
 cuts a long narration short, and a typed line counts as if it had been said.
 """
 
@@ -26,6 +27,7 @@ from voicegame.understanding.grammar import answer_jsgf
 __all__ = ["VoiceIO", "doubted_yes", "taken_at_table", "worth_hearing"]
 
 MIN_RATE, MAX_RATE = RATE_RANGE
+RECORDING_WAIT = 0.02  # seconds between looks at the speaker while a recording waits for it
 
 
 def worth_hearing(hearing: Hearing, understander: Understander | None) -> bool:
@@ -74,8 +76,9 @@ class VoiceIO(Output):
         (else call ``listen_for`` before ``read``); ``voices``: a voice per computer player;
         ``seats``: a private channel per player (others hear their private lines here);
         ``typed``: lines from the keyboard (None when it closes), looked at between audio
-        chunks; with no ``recognizer`` they are the only input. ``push_to_talk``: an utterance
-        is what is said between two presses of Enter, instead of ending at a pause."""
+        chunks; with no ``recognizer`` they are the only input. ``chunks.live`` False: a recording
+        (any other iterable counts as a microphone). ``push_to_talk``: an utterance is what is said
+        between two presses of Enter, instead of ending at a pause."""
         self.recognizer = recognizer
         self.speaker = speaker
         self.print_line = print_line
@@ -84,6 +87,7 @@ class VoiceIO(Output):
         self.children: set[str] = set()  # players heard as young children (``listen_to``)
         self._child = False  # the player whose turn it is is one of them
         self._chunks: Iterator[bytes] = iter(chunks)
+        self._recording = not getattr(chunks, "live", True)
         self._typed = typed
         self._understander: Understander | None = None
         self._expecting: str | None = None  # the answer listened for, None: the whole game
@@ -197,14 +201,20 @@ class VoiceIO(Output):
         return said
 
     def _listen(self) -> Hearing | str | None:
-        for chunk in self._chunks:
+        while True:
             typed = self._key()
             if isinstance(typed, str):
                 self._reset()
             if typed is not None:
                 return typed
+            if self._recording and self.speaker.busy():  # it holds no echo: wait, and lose none of it
+                time.sleep(RECORDING_WAIT)
+                continue
+            chunk = next(self._chunks, None)
+            if chunk is None:
+                break
             # With push-to-talk the player chooses when to speak; otherwise not while the game speaks.
-            pcm = chunk if self.push_to_talk else self._gate.filter(chunk)
+            pcm = chunk if self.push_to_talk or self._recording else self._gate.filter(chunk)
             if pcm is None:
                 continue
             for event in self._segmenter.push(pcm):
