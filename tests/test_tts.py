@@ -7,6 +7,7 @@ Needs: pip install pyttsx3 sounddevice numpy; apt-get install espeak-ng libespea
 from __future__ import annotations
 
 import ctypes.util
+import errno
 import threading
 import time
 import wave
@@ -104,6 +105,30 @@ def test_render_writes_real_speech(speaker, tmp_path):
     assert 1.5 < seconds < 5.0, seconds
     assert np.abs(x).max() > 5000 and np.sqrt(np.mean(x**2)) > 500  # not silent
     assert elapsed < 1.0, elapsed
+
+
+def test_render_to_a_place_it_cannot_write_says_why_in_a_sentence(speaker, tmp_path):
+    with pytest.raises(SpeechError, match=r"^I cannot write .*x\.wav: no such folder\.$"):
+        speaker.render("Hello.", str(tmp_path / "missing" / "x.wav"))
+    with pytest.raises(SpeechError, match=r"^I cannot write .*: that is a folder\.$"):
+        speaker.render("Hello.", str(tmp_path))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_render_cut_short_leaves_no_half_written_file(tmp_path, monkeypatch):
+    class SecondOfSilence:
+        def synthesize(self, text, voice, timeout):
+            return bytes(2 * ENGINE_RATE), []
+
+    def disk_full(self, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    s = Pyttsx3Speaker(write=lambda line: None, output=PacedOutput(), engine=SecondOfSilence())
+    monkeypatch.setattr(wave.Wave_write, "writeframes", disk_full)  # the real engine writes WAVs too: not used here
+    with pytest.raises(SpeechError, match=r"x\.wav: the disk is full\.$"):
+        s.render("Hello.", str(tmp_path / "x.wav"))
+    s.close()
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_each_render_is_its_own_text(speaker, tmp_path):

@@ -9,6 +9,7 @@ announced once, and the game never waits on speech.
 from __future__ import annotations
 
 import collections
+import errno
 import os
 import re
 import tempfile
@@ -249,6 +250,22 @@ def shared_engine() -> EspeakEngine:
         return _shared
 
 
+_WHY_NOT_WRITTEN = {
+    errno.ENOENT: "no such folder",
+    errno.ENOTDIR: "no such folder",
+    errno.EISDIR: "that is a folder",
+    errno.EACCES: "I am not allowed to write there",
+    errno.EPERM: "I am not allowed to write there",
+    errno.ENOSPC: "the disk is full",
+    errno.EROFS: "that disk cannot be written to",
+}
+
+
+def _cannot_write(path: str, exc: OSError) -> str:
+    """One sentence a screen reader can say, rather than the system's error text."""
+    return f"I cannot write {path}: {_WHY_NOT_WRITTEN.get(exc.errno, 'the system refused it')}."
+
+
 @dataclass
 class _Say:
     text: str
@@ -326,11 +343,20 @@ class Pyttsx3Speaker(Speaker):
         pcm, problems = self._engine.synthesize(text, voice, self._timeout)
         if problems:
             raise SpeechError(f"The speech engine refused the voice settings: {problems[0]}.")
-        with wave.open(path, "wb") as w:
-            w.setnchannels(1)
-            w.setsampwidth(2)
-            w.setframerate(ENGINE_RATE)
-            w.writeframes(pcm)
+        try:
+            out = open(path, "wb")
+        except OSError as exc:
+            raise SpeechError(_cannot_write(path, exc)) from None
+        try:
+            with out, wave.open(out, "wb") as w:
+                w.setnchannels(1)
+                w.setsampwidth(2)
+                w.setframerate(ENGINE_RATE)
+                w.writeframes(pcm)
+        except OSError as exc:  # e.g. the disk is full: no half-written file is left behind
+            if os.path.isfile(path):
+                os.remove(path)
+            raise SpeechError(_cannot_write(path, exc)) from None
 
     def close(self) -> None:
         self.stop()
