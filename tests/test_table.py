@@ -8,6 +8,7 @@ import re
 import pytest
 
 from voicegame.bots import make_bot
+from voicegame.decks import load_deck
 from voicegame.engine import Ask, Game, profile
 from voicegame.speech.base import Alternative, Hearing
 from voicegame.table.output import Lines, Output
@@ -772,3 +773,19 @@ def test_a_turn_over_left_open_is_offered_again_when_the_game_is_resumed():
     table, out = _run_lines(game, ["quit"])
     table.run()
     assert any(line.startswith("You may turn over a centre card") for line in out.lines())
+
+
+def test_cards_drawn_on_another_players_move_are_told_to_their_new_owner():
+    """Alice gives away her last card on Cara's turn and draws from the stock (the stock rule): she
+    must hear what she drew, or she would hand over cards she never knew she held."""
+    from helpers import game as position
+
+    rules = profile("guide").with_overrides(stock=5).to_json()
+    hands = {"Alice": ["bun:mr"], "Cara": ["bun:mrs", "bun:master", "bun:miss"], "Dan": []}
+    stock = [c.id for c in load_deck("jaques").cards if c.id not in sum(hands.values(), [])]
+    g = position(hands, deck="jaques", rules=rules, turn="Cara", stock=stock)
+    table, out = _run_lines(g, ["quit"], bots={"Cara": "memory", "Dan": "memory"})
+    table.run()
+    drawn = [line for line in out.private_lines.get("Alice", []) if line.startswith("Alice, you drew ")]
+    assert drawn  # Alice's turn came with her hand empty, on Dan's move
+    assert not any(" drew " in line for line in out.lines())  # never aloud to the table

@@ -222,9 +222,11 @@ class TextTable:
             player = g.current_player
             if player in self.bots:
                 action = self.bots[player].choose()
+                before = self._human_hands()
                 events = g.apply(action)
                 self._record(action)
                 self.narrate(events)
+                self._tell_draws(events, before)
                 continue
             if g.observation(player).phase == "flip" and self._flip_offered != len(g.actions):
                 self._offer_flip(player)
@@ -447,7 +449,7 @@ class TextTable:
     def _act(self, player: str, action: Ask | Flip | Pass) -> bool:
         g = self.game
         mark = len(g.actions)
-        before = set(g.hand(player))
+        before = self._human_hands()
         try:
             events = g.apply(action)
         except IllegalAction as exc:
@@ -457,17 +459,22 @@ class TextTable:
         self._record(action)
         self.human_marks.append(mark)
         self.narrate(events)
-        self._tell_draws(player, events, before)
+        self._tell_draws(events, before)
         return True
 
-    def _tell_draws(self, player: str, events: list[dict], before: set[str]) -> None:
-        """A card drawn from the stock is seen only by its new owner."""
-        if any(e["type"] == "draw" and e["player"] == player for e in events):
-            drawn = [c for c in self.game.hand(player) if c not in before]
-            received = {c for e in events if e["type"] == "transfer" for c in e.get("cards", ())}
-            for cid in drawn:
-                if cid not in received:
-                    self.tell(player, self.p("drew", player=player, card=self.narrator.card(cid, "full")))
+    def _human_hands(self) -> dict[str, set[str]]:
+        return {p: set(self.game.hand(p)) for p in self.humans}
+
+    def _tell_draws(self, events: list[dict], before: dict[str, set[str]]) -> None:
+        """A card drawn from the stock is seen only by its new owner, whoever's move made them draw
+        (a player left with no cards on someone else's turn draws then)."""
+        drew = {e["player"] for e in events if e["type"] == "draw"}
+        received = {c for e in events if e["type"] == "transfer" for c in e.get("cards", ())}
+        for player in self.humans:
+            if player in drew:
+                for cid in self.game.hand(player):
+                    if cid not in before[player] and cid not in received:
+                        self.tell(player, self.p("drew", player=player, card=self.narrator.card(cid, "full")))
 
     def _ask_undo(self, player: str) -> None:
         g = self.game
