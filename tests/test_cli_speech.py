@@ -119,6 +119,42 @@ def test_transcribe_gives_one_json_object_per_file_in_order(tmp_path):
     assert chatter["intent"] == "none" or chatter["confirm"]  # never a move
 
 
+def test_transcribe_hears_each_file_on_its_own_as_the_game_would(tmp_path):
+    """The same request is heard the same alone, after a telephone-band recording (a recognizer's
+    cepstral mean carried over from it: "family doses alice"), and after 2 s of digital silence
+    (cut off as the game's end-of-speech detector cuts it, not adapted to)."""
+    pytest.importorskip("pocketsphinx", reason="pip install pocketsphinx")
+    pytest.importorskip("hibari", reason="pip install hibari-tts")
+    import numpy as np
+
+    from voicegame.speech.audio import SAMPLE_RATE, Resampler
+    from voicegame.speech.render import speech_pcm, write_wav
+
+    request = speech_pcm("Ben, is Mrs. Bun at home?")
+    alone, late, phone = tmp_path / "request.wav", tmp_path / "late.wav", tmp_path / "phone.wav"
+    write_wav(alone, request)
+    write_wav(late, bytes(2 * 2 * SAMPLE_RATE) + request)
+    narrow = Resampler(SAMPLE_RATE, 8000)
+    other = np.frombuffer(speech_pcm("Cara, is Master Bones at home?"), "<i2").astype(np.float64)
+    write_wav(phone, np.concatenate([narrow.push(other), narrow.finish()]).round().astype("<i2").tobytes(), 8000)
+
+    def rows(*files: Path) -> list[dict]:
+        proc = subprocess.run([sys.executable, "-m", "voicegame", "transcribe", "--asr", "pocketsphinx", "--players",
+                               "Alice,Ben,Cara", "--asker", "Alice", "--json", *map(str, files)],
+                              capture_output=True, text=True, timeout=120, cwd=ROOT)
+        assert proc.returncode == 0, proc.stderr
+        return [{k: v for k, v in json.loads(line).items() if k not in ("file", "decode_ms")}
+                for line in proc.stdout.splitlines()]
+
+    [heard] = rows(alone)
+    _, after_phone, after_silence = rows(phone, alone, late)
+    assert heard["transcript"] == after_phone["transcript"] == after_silence["transcript"] == "ben is missus bun at home"
+    assert after_phone == heard and heard["utterances"] == 1
+    # 2 s is not a whole number of the detector's 30 ms frames: the acoustic scores move a little.
+    assert {**after_silence, "alternatives": None} == {**heard, "alternatives": None}
+    assert [a["text"] for a in after_silence["alternatives"]] == [a["text"] for a in heard["alternatives"]]
+
+
 def test_say_volume_makes_the_speech_quieter(tmp_path):
     import numpy as np
 

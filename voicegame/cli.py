@@ -30,7 +30,7 @@ from voicegame.understanding import GrammarError, Understander, Understanding, n
 from voicegame.understanding.words import similarity
 
 if TYPE_CHECKING:
-    from voicegame.speech.base import Voice
+    from voicegame.speech.base import Recognizer, Voice
     from voicegame.table.voice import VoiceIO
 
 # More than the 11 computer players a table can have: some are left out where they sound like a
@@ -555,31 +555,54 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     hand = [c.strip() for c in args.hand.split(",") if c.strip()] if args.hand is not None else None
     understander = Understander(deck, players, lang=args.lang)
-    grammar = load_grammar(args.lang)
-    try:
+    words = speech_grammar(load_grammar(args.lang), understander.phrases)
+
+    def listening() -> Recognizer:
+        """A recognizer of its own for each file, as at the start of a game: PocketSphinx's cepstral
+        mean carries over from one utterance to the next, so with one recognizer for all a file's
+        transcript depended on the files before it. Loading one takes about a second (0.6-1.3 s,
+        and 0.15 s for the grammar, measured on the development machine)."""
         recognizer = make_recognizer(args.asr, args.lang)
         if recognizer is None:
-            return _fail("transcribe needs a recognizer: --asr auto, vosk or pocketsphinx.")
-        recognizer.set_grammar(*speech_grammar(grammar, understander.phrases))
+            raise SpeechError("transcribe needs a recognizer: --asr auto, vosk or pocketsphinx.")
+        recognizer.set_grammar(*words)
+        return recognizer
+
+    try:
+        recognizer: Recognizer | None = listening()  # a missing model is said once, before any file
     except SpeechError as exc:
         return _fail(str(exc))
     for path in args.files:
         try:
-            hearing = recognizer.hear(WavSource(path).pcm())
+            heard = _utterances(WavSource(path).pcm())
         except SpeechError as exc:
             print(json.dumps({"file": path, "error": str(exc)}), flush=True)
             continue
+        recognizer = recognizer or listening()
+        hearing = recognizer.hear(heard[0] if heard else b"")
+        recognizer = None  # used: the next file is heard afresh
         result = taken_at_table(understander, hearing, args.asker, hand, args.phase)
         meaning = result.to_json()
         meaning["candidates"] = meaning.pop("alternatives")  # the requests it might have been
-        row = {"file": path, "transcript": hearing.text,
+        row = {"file": path, "transcript": hearing.text, "utterances": len(heard),
                "alternatives": [{"text": a.text, "confidence": round(a.confidence, 3)} for a in hearing.alternatives],
                "sure": hearing.sure, "doubtful": hearing.doubtful, "stray": hearing.stray,
                "ruled_out": sorted(map(list, hearing.ruled_out)),
                "decode_ms": round(hearing.decode_ms, 1), **meaning}
-        print(json.dumps(row, ensure_ascii=False) if args.json else f"{path}: {hearing.text!r} -> {_describe(result)}",
-              flush=True)
+        more = f" (the first of {len(heard)} utterances)" if len(heard) > 1 else ""
+        print(json.dumps(row, ensure_ascii=False) if args.json else
+              f"{path}: {hearing.text!r}{more} -> {_describe(result)}", flush=True)
     return 0
+
+
+def _utterances(pcm: bytes) -> list[bytes]:
+    """The utterances the game would hear in ``pcm`` at a microphone: cut by its end-of-speech
+    detector from 30 ms chunks, so silence before the speech (which PocketSphinx's cepstral mean
+    adapts to, losing the words after 1 to 1.5 s of it) is left out as the game leaves it out."""
+    from voicegame.speech.audio import utterances
+
+    chunk = 2 * 480
+    return [u.pcm for u in utterances(pcm[i : i + chunk] for i in range(0, len(pcm), chunk))]
 
 
 def _how_many(text: str) -> int:
