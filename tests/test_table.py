@@ -789,3 +789,30 @@ def test_cards_drawn_on_another_players_move_are_told_to_their_new_owner():
     drawn = [line for line in out.private_lines.get("Alice", []) if line.startswith("Alice, you drew ")]
     assert drawn  # Alice's turn came with her hand empty, on Dan's move
     assert not any(" drew " in line for line in out.lines())  # never aloud to the table
+
+
+@pytest.mark.parametrize("answer,played", [("{target}, please", True), ("ask {target}", True),
+                                           ("to {target}", True), ("{near}", False)])
+def test_who_is_answered_in_everyday_words(answer, played):
+    """ "Who do you want to ask?" "Cara, please." A near spelling ("Kara") is asked about."""
+    game = _alice_to_move()
+    miss = _miss_for(game, "Alice")
+    card = game.deck.card(miss.card).name("en", "short")
+    table, out = _table(game, {"Ben": "random", "Cara": "random"}, lambda t: None)
+    table.handle("Alice", f"is {card} at home")
+    assert out.lines()[-1].startswith("Who do you want to ask")
+    near = {"Ben": "Benn", "Cara": "Kara"}[miss.target]
+    table.handle("Alice", answer.format(target=miss.target, near=near))
+    if played:
+        assert [(a.target, a.card) for a in game.actions] == [(miss.target, miss.card)]
+    else:
+        assert game.actions == [] and out.lines()[-1] == f"Did you ask {miss.target} for {card}? Say yes or no."
+
+
+def test_cancel_drops_the_who_question():
+    game = _alice_to_move()
+    miss = _miss_for(game, "Alice")
+    table, out = _table(game, {"Ben": "random", "Cara": "random"}, lambda t: None)
+    table.handle("Alice", f"is {game.deck.card(miss.card).name('en', 'short')} at home")
+    table.handle("Alice", "cancel")
+    assert out.lines()[-1] == "All right. Say your request again." and table.pending is None

@@ -19,6 +19,7 @@ from voicegame.table.narration import Narrator, you_form
 from voicegame.table.output import Output
 from voicegame.table.setup import parse_number
 from voicegame.understanding import Understander, Understanding, normalize
+from voicegame.understanding.words import similarity
 
 __all__ = ["SpeechControls", "TextTable", "as_heard"]
 
@@ -389,13 +390,15 @@ class TextTable:
         """Complete or confirm the waiting request or undo; None when the line is something else.
         A name heard is doubted as in ``as_heard``, and so is the card the request was heard with."""
         if pending.kind == "who":
-            words = normalize(line)
-            named = [p for p in self.game.players if normalize(p) == words]
-            if named:
+            if heard.intent in ("no", "cancel"):
+                self.say(self.p("say_again"))
+                return True
+            named, exact = self._named_player(line)
+            if named is not None:
                 request, g = pending.request, self.game
-                unsure = doubts_target(self.understander, said, named[0]) or pending.heard is not None \
+                unsure = not exact or doubts_target(self.understander, said, named) or pending.heard is not None \
                     and doubts_card(self.understander, pending.heard, request, g.hand(player), g.phase)
-                return self._request(player, replace(request, target=named[0], confirm=unsure), said)
+                return self._request(player, replace(request, target=named, confirm=unsure), said)
             return None
         if heard.intent in ("yes", "no"):
             self._yes_no_answers[player] += 1
@@ -421,6 +424,18 @@ class TextTable:
             self.say(self.p({"undo": "not_undone", "quit": "play_on"}.get(pending.kind, "say_again")))
             return True
         return None
+
+    def _named_player(self, line: str) -> tuple[str | None, bool]:
+        """The one player an answer to "Who do you want to ask?" names, and whether by name exactly:
+        "Cara", "Cara, please", "ask Cara"; or one name near it ("Kara": then it is asked about)."""
+        words = normalize(line)
+        names = {p: normalize(p) for p in self.game.players}
+        said = [p for p, name in names.items()
+                if any(words[i:i + len(name)] == name for i in range(len(words) - len(name) + 1))]
+        if said:
+            return (said[0], True) if len(said) == 1 else (None, False)
+        near = [p for p, name in names.items() if len(name) == 1 and any(similarity(w, name[0]) >= 0.7 for w in words)]
+        return (near[0], False) if len(near) == 1 else (None, False)
 
     def _sound_alike(self, player: str, pending: _Pending) -> str | None:
         """A player whose name sounds like the one just refused, not named yet, who may be asked."""
