@@ -341,3 +341,22 @@ def test_the_game_never_warns_about_its_own_computer_players_names(deck, lang):
     names = _bot_names(["Alice"], 11, loaded, lang)
     assert len(names) == 11
     assert Understander(loaded, ["Alice", *names], lang=lang).warnings() == []
+
+
+@pytest.mark.parametrize("option, message", [
+    (["--asker", "Zed"], "The asker 'Zed' is not one of the players (Alice, Ben)."),
+    (["--asker", "Alice", "--hand", "nonsense"], "There is no card 'nonsense' in the jaques deck."),
+])
+def test_transcribe_refuses_an_asker_or_hand_as_understand_does(tmp_path, option, message):
+    for command, words in (("transcribe", [str(tmp_path / "x.wav")]), ("understand", ["ben mrs bun"])):
+        proc = run_cli(command, "--players", "Alice,Ben", *option, *words)
+        assert (proc.returncode, proc.stderr, proc.stdout) == (2, message + "\n", ""), command
+
+
+@pytest.mark.parametrize("typed", [["--no-voice"], ["--asr", "text"]])
+def test_a_recording_in_a_typed_game_is_said_to_be_unused(tmp_path, typed):
+    recording = tmp_path / "request.wav"
+    proc = run_cli("play", *typed, "--audio-in", str(recording), "--players", "Alice", "--bots", "1", "--no-save",
+                   "--seed", "2", stdin="quit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert f"The recording {recording} is not used, because this game is typed." in proc.stdout.splitlines()

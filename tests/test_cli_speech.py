@@ -155,6 +155,18 @@ def test_transcribe_hears_each_file_on_its_own_as_the_game_would(tmp_path):
     assert [a["text"] for a in after_silence["alternatives"]] == [a["text"] for a in heard["alternatives"]]
 
 
+def test_transcribe_fails_when_a_file_cannot_be_read_but_still_gives_each_file_a_row(tmp_path):
+    pytest.importorskip("pocketsphinx", reason="pip install pocketsphinx")
+    empty = tmp_path / "empty.wav"
+    empty.write_bytes(b"")
+    proc = run_cli("transcribe", "--asr", "pocketsphinx", "--players", "Alice,Ben", "--asker", "Alice", "--json",
+                   str(tmp_path / "missing.wav"), str(empty))
+    assert proc.returncode == 1, proc.stderr
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [row["file"] for row in rows] == [str(tmp_path / "missing.wav"), str(empty)]
+    assert all(row["error"] for row in rows)
+
+
 def test_say_volume_makes_the_speech_quieter(tmp_path):
     import numpy as np
 

@@ -205,6 +205,8 @@ def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None
         table.out = Lines(_out, _seat_channels(seats))
     if unsaved:
         table.say(unsaved)
+    if args.audio_in and (args.voice is False or args.asr == "text"):
+        table.say(f"The recording {args.audio_in} is not used, because this game is typed.")
     try:
         return _run_table(table)
     finally:
@@ -483,12 +485,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_understand(args: argparse.Namespace) -> int:
     deck = load_deck(args.deck)
     players = [p.strip() for p in args.players.split(",") if p.strip()]
-    if args.asker not in players:
-        return _fail(f"The asker {args.asker!r} is not one of the players ({', '.join(players)}).")
-    hand = [c.strip() for c in args.hand.split(",") if c.strip()] if args.hand is not None else None
-    for cid in hand or []:
-        if not deck.has_card(cid):
-            return _fail(f"There is no card {cid!r} in the {deck.name} deck.")
+    try:
+        hand = _asker_and_hand(args, deck, players)
+    except ValueError as exc:
+        return _fail(str(exc))
     understander = Understander(deck, players, lang=args.lang)
     if args.file:
         try:
@@ -508,6 +508,18 @@ def cmd_understand(args: argparse.Namespace) -> int:
         else:
             _out(_describe(result))
     return 0
+
+
+def _asker_and_hand(args: argparse.Namespace, deck: Deck, players: list[str]) -> list[str] | None:
+    """``--hand`` as card ids of ``deck`` (None: not given), once ``--asker`` is found among the
+    ``players``; a ValueError says which of them is wrong (a typo there would change every answer)."""
+    if args.asker not in players:
+        raise ValueError(f"The asker {args.asker!r} is not one of the players ({', '.join(players)}).")
+    hand = [c.strip() for c in args.hand.split(",") if c.strip()] if args.hand is not None else None
+    for cid in hand or []:
+        if not deck.has_card(cid):
+            raise ValueError(f"There is no card {cid!r} in the {deck.name} deck.")
+    return hand
 
 
 def _describe(r: Understanding) -> str:
@@ -553,7 +565,10 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
 
     deck = load_deck(args.deck)
     players = [p.strip() for p in args.players.split(",") if p.strip()]
-    hand = [c.strip() for c in args.hand.split(",") if c.strip()] if args.hand is not None else None
+    try:
+        hand = _asker_and_hand(args, deck, players)
+    except ValueError as exc:
+        return _fail(str(exc))
     understander = Understander(deck, players, lang=args.lang)
     words = speech_grammar(load_grammar(args.lang), understander.phrases)
 
@@ -572,11 +587,13 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
         recognizer: Recognizer | None = listening()  # a missing model is said once, before any file
     except SpeechError as exc:
         return _fail(str(exc))
+    unreadable = 0
     for path in args.files:
         try:
             heard = _utterances(WavSource(path).pcm())
         except SpeechError as exc:
             print(json.dumps({"file": path, "error": str(exc)}), flush=True)
+            unreadable += 1
             continue
         recognizer = recognizer or listening()
         hearing = recognizer.hear(heard[0] if heard else b"")
@@ -592,7 +609,7 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
         more = f" (the first of {len(heard)} utterances)" if len(heard) > 1 else ""
         print(json.dumps(row, ensure_ascii=False) if args.json else
               f"{path}: {hearing.text!r}{more} -> {_describe(result)}", flush=True)
-    return 0
+    return 1 if unreadable else 0  # a script must not take a missing file for silence
 
 
 def _utterances(pcm: bytes) -> list[bytes]:
