@@ -10,12 +10,15 @@ import random
 import re
 import socket
 import threading
+import urllib.error
+import urllib.request
 import zipfile
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
+from voicegame.speech import models
 from voicegame.speech.base import SpeechError
 from voicegame.speech.models import MANIFEST, _disk_error, fetch, list_models, load_manifest, models_main
 
@@ -34,6 +37,10 @@ def _zip(files: dict[str, bytes]) -> bytes:
 MODEL_ZIP = _zip({
     f"{NAME}/am/final.mdl": random.Random(1).randbytes(300_000),
     f"{NAME}/conf/model.conf": b"--beam=10\n",
+    f"{NAME}/conf/mfcc.conf": b"--use-energy=false\n",
+    f"{NAME}/graph/HCLr.fst": b"fst",
+    f"{NAME}/graph/Gr.fst": b"fst",
+    f"{NAME}/graph/disambig_tid.int": b"1\n",
     f"{NAME}/README": b"test model\n",
 })
 NOT_A_MODEL_ZIP = _zip({"something/README": b"no model here\n"})
@@ -147,7 +154,7 @@ def test_fetch_installs_with_appended_progress(tmp_path, manifest):
     ("cut", "was cut off after"),
     ("missing", "answered 404"),
     ("offline", "could not reach 127.0.0.1"),
-    ("no-model", "holds no Vosk model"),
+    ("no-model", "holds no complete Vosk model"),
     ("garbage", "not a valid zip archive"),
 ])
 def test_failed_fetch_leaves_nothing(tmp_path, manifest, name, complaint):
@@ -181,6 +188,43 @@ def test_something_in_the_way_is_not_overwritten(tmp_path, manifest):
     with pytest.raises(SpeechError, match="in the way"):
         fetch("zz", dest, manifest=manifest)
     assert os.listdir(dest) == [NAME] and os.listdir(dest / NAME) == []
+
+
+def test_a_damaged_model_is_not_installed_and_fetch_says_so(tmp_path, manifest, monkeypatch):
+    """A copy cut off part way (only the acoustic model there) is neither listed as installed
+    nor taken by fetch as already there."""
+    monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path))
+    damaged = tmp_path / "models" / NAME
+    (damaged / "am").mkdir(parents=True)
+    (damaged / "am" / "final.mdl").write_bytes(b"x\n")
+    assert next(s for s in list_models(manifest) if s.entry and s.entry.name == NAME).installed is None
+    with pytest.raises(SpeechError, match="is in the way but is not a complete model. Remove it"):
+        fetch("zz", None, lambda line: None, manifest=manifest)
+
+
+def test_offline_is_said_in_words(tmp_path, manifest, monkeypatch):
+    def offline(request, timeout):
+        raise urllib.error.URLError(socket.gaierror(-2, "Name or service not known"))
+
+    monkeypatch.setattr(urllib.request, "urlopen", offline)
+    with pytest.raises(SpeechError, match=r"^I could not reach 127\.0\.0\.1 to download the speech model: "
+                                          r"this computer seems to be offline\. Check") as raised:
+        fetch("zz", tmp_path, lambda line: None, manifest=manifest)
+    assert "Errno" not in str(raised.value)
+
+
+def test_ctrl_c_during_fetch_stops_without_a_traceback_and_leaves_nothing(tmp_path, manifest, capsys, monkeypatch):
+    def interrupted(*args):
+        raise KeyboardInterrupt  # as Ctrl-C would, with the whole archive in its part file
+
+    monkeypatch.setattr(models, "_verify", interrupted)
+    try:
+        code = models_main(["--manifest", str(manifest), "fetch", "zz", "--dir", str(tmp_path)])
+    except KeyboardInterrupt:  # caught here, or it would stop the whole test run
+        pytest.fail("Ctrl-C ended models fetch with a traceback")
+    assert code == 130
+    assert capsys.readouterr().err == "Download stopped; nothing was installed.\n"
+    assert os.listdir(tmp_path) == ["models.toml"]
 
 
 def test_unwritable_destination_is_a_disk_error(tmp_path, manifest):

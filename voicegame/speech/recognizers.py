@@ -7,6 +7,9 @@ text means no recognizer: the game speaks, and the keyboard is its ears.
 
 from __future__ import annotations
 
+import sys
+from typing import Callable
+
 from voicegame.speech.base import Recognizer, SpeechError
 
 __all__ = ["BACKENDS", "make_recognizer"]
@@ -14,8 +17,13 @@ __all__ = ["BACKENDS", "make_recognizer"]
 BACKENDS = ("auto", "vosk", "pocketsphinx", "text")
 
 
-def make_recognizer(asr: str, lang: str = "en") -> Recognizer | None:
-    """The recognizer ``asr`` names for ``lang``; None for text. Raises SpeechError with what to do."""
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def make_recognizer(asr: str, lang: str = "en", tell: Callable[[str], None] = _to_stderr) -> Recognizer | None:
+    """The recognizer ``asr`` names for ``lang``; None for text. Raises SpeechError with what to do.
+    ``tell`` hears why auto passed over a Vosk model that is there: else it would never be fixed."""
     if asr not in BACKENDS:
         raise SpeechError(f"There is no recognizer called {asr}. Choose one of: {', '.join(BACKENDS)}.")
     if asr == "text":
@@ -23,11 +31,15 @@ def make_recognizer(asr: str, lang: str = "en") -> Recognizer | None:
     if asr in ("auto", "vosk"):
         from voicegame.speech.vosk_backend import VoskRecognizer, find_model
 
+        model = None
         try:
-            return VoskRecognizer(find_model(lang))
-        except SpeechError:
+            model = find_model(lang)
+            return VoskRecognizer(model)
+        except SpeechError as exc:
             if asr == "vosk":
                 raise
+            if model is not None:
+                tell(f"I'll listen with PocketSphinx instead of Vosk. {exc}")
     if lang != "en":
         raise SpeechError(f"PocketSphinx only knows English here; for {lang}, run: voicegame models fetch {lang}")
     try:

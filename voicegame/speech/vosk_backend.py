@@ -21,7 +21,7 @@ Pitfalls handled here, measured with vosk 0.3.45: ``KaldiRecognizer.Reset()`` ke
 audio's last frames and they turn up as extra words in the next utterance, so ``reset`` finishes
 the utterance and throws the result away instead; ``Model()`` on a missing or broken folder raises
 a bare ``Exception('Failed to create a model')``; ``SetLogLevel(-1)`` still prints Kaldi's WARNING
-and ERROR lines (-2 silences those too).
+and ERROR lines (-2 silences the warnings, -3 the errors too).
 """
 
 from __future__ import annotations
@@ -72,8 +72,20 @@ def model_language(name: str) -> str | None:
 
 
 def looks_like_model(path: Path) -> bool:
-    """A Vosk model folder has its acoustic model in am/ (or, in old layouts, at the top)."""
-    return (path / "am" / "final.mdl").is_file() or (path / "final.mdl").is_file()
+    """Whether ``path`` holds every file Vosk needs to load a model (its model.cc): the acoustic
+    model, the decoder's settings, the feature settings and a decoding graph (a whole HCLG, or HCLr
+    and G to build one from a grammar), in the am/conf/graph layout or the old flat one. A folder
+    missing one is a damaged copy, not a model, and must not count as installed."""
+
+    def has(*names: str) -> bool:
+        return all((path / name).is_file() for name in names)
+
+    def graph(folder: str) -> bool:
+        return has(f"{folder}HCLG.fst") or has(f"{folder}HCLr.fst", f"{folder}Gr.fst", f"{folder}disambig_tid.int")
+
+    layered = has("am/final.mdl", "conf/model.conf") and (has("conf/mfcc.conf") or has("conf/fbank.conf")) \
+        and graph("graph/")
+    return layered or has("final.mdl", "mfcc.conf") and graph("")
 
 
 @dataclass(frozen=True)
@@ -137,7 +149,7 @@ def _load_model(path: str):
         raise SpeechError(f"The speech model folder {folder} does not exist. To get a model, run: {fix}")
     if not looks_like_model(folder):
         raise SpeechError(
-            f"The folder {folder} is not a complete Vosk speech model: it has no am/final.mdl. "
+            f"The folder {folder} is not a complete Vosk speech model: some of its files are missing. "
             f"Remove it and run: {fix}"
         )
     try:
@@ -161,7 +173,9 @@ class VoskRecognizer(Recognizer):
     name = "vosk"
 
     def __init__(self, model_path: str | Path, sample_rate: int = SAMPLE_RATE, max_alternatives: int = 3,
-                 log_level: int = -1) -> None:
+                 log_level: int = -3) -> None:
+        """``log_level`` -3 keeps Kaldi's own WARNING and ERROR lines off the player's screen: what
+        goes wrong is raised as a SpeechError sentence, and missing words are told by the table."""
         if max_alternatives < 1:
             raise ValueError("max_alternatives must be at least 1")
         _vosk().SetLogLevel(log_level)
