@@ -184,3 +184,10 @@ def test_auto_says_why_it_passes_over_a_broken_model(tmp_path, monkeypatch):
     assert make_recognizer("auto", "en", told.append).name == "pocketsphinx"
     assert len(told) == 1 and told[0].startswith("I'll listen with PocketSphinx instead of Vosk. The speech model")
 
+
+def test_auto_in_another_language_says_which_model_to_fetch(tmp_path, monkeypatch):
+    monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path))
+    with pytest.raises(SpeechError) as raised:
+        make_recognizer("auto", "nl")
+    assert str(raised.value) == ("There is no Dutch speech model on this computer. "
+                                 "To get one, run: voicegame models fetch nl")

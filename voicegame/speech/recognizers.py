@@ -2,6 +2,7 @@
 
 auto takes Vosk when a model for the language is installed (the better recognizer), else the
 PocketSphinx model that ships inside its wheel, so a fresh machine can listen with no download.
+PocketSphinx knows only English, so for another language auto says which model to fetch.
 text means no recognizer: the game speaks, and the keyboard is its ears.
 """
 
@@ -36,12 +37,15 @@ def make_recognizer(asr: str, lang: str = "en", tell: Callable[[str], None] = _t
             model = find_model(lang)
             return VoskRecognizer(model)
         except SpeechError as exc:
-            if asr == "vosk":
+            if asr == "vosk" or lang != "en":  # PocketSphinx knows only English: what Vosk lacks is what to fix
                 raise
             if model is not None:
                 tell(f"I'll listen with PocketSphinx instead of Vosk. {exc}")
-    if lang != "en":
-        raise SpeechError(f"PocketSphinx only knows English here; for {lang}, run: voicegame models fetch {lang}")
+    if lang != "en":  # --asr pocketsphinx, chosen by name
+        from voicegame.speech.vosk_backend import LANGUAGE_NAMES
+
+        raise SpeechError(f"PocketSphinx only knows English. For {LANGUAGE_NAMES.get(lang, lang)}, run: "
+                          f"voicegame models fetch {lang}, then choose --asr auto.")
     try:
         from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     except ImportError:
