@@ -570,13 +570,13 @@ def _alice_holding_mrs_bung_and_a_bun() -> Game:
 
 @pytest.mark.parametrize("answer", ["yes", "no"])
 def test_a_held_card_heard_is_asked_about_as_its_legal_sound_alike(answer):
-    """Heard, "Mrs. Bung" (held) becomes the question "Did you ask Ben for Mrs. Bun?"; yes plays it,
-    no refuses the card heard, privately and with the rule, and changes nothing."""
+    """Heard, "Mrs. Bung" (held) becomes the question "Did you ask Ben for Mrs. Bun?", asked of Alice
+    alone; yes plays it, no refuses the card heard, privately and with the rule, and changes nothing."""
     game = _alice_holding_mrs_bung_and_a_bun()
     before = game.hand("Alice")
     table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
     table.handle("Alice", Hearing((Alternative("ben is mrs bung at home please", 0.95),), sure=True))
-    assert out.lines()[-1] == "Did you ask Ben for Mrs. Bun? Say yes or no."
+    assert out.private_lines["Alice"][-1] == "Did you ask Ben for Mrs. Bun? Say yes or no."
     assert game.actions == []
     table.handle("Alice", answer)
     if answer == "yes":
@@ -816,3 +816,17 @@ def test_cancel_drops_the_who_question():
     table.handle("Alice", f"is {game.deck.card(miss.card).name('en', 'short')} at home")
     table.handle("Alice", "cancel")
     assert out.lines()[-1] == "All right. Say your request again." and table.pending is None
+
+
+def test_a_request_offered_for_a_card_held_is_asked_about_privately():
+    """Alice holds Mr. Bun and is heard asking Ben for him: "Did you ask Ben for Mrs. Bun?" on the
+    loudspeaker would tell everyone which Bun she holds, so only she hears it."""
+    from helpers import game as position
+
+    g = position({"Alice": ["bun:mr"], "Ben": ["bun:mrs", "bun:master"], "Cara": ["bun:miss"]}, deck="jaques")
+    table, out = _table(g, {}, lambda t: None)
+    table.handle("Alice", Hearing((Alternative("ben is mister bun at home", 0.5),), sure=False))
+    assert out.private_lines["Alice"][-1].startswith("Did you ask Ben for Mrs. Bun?")
+    assert not any("Bun" in line for line in out.lines())
+    table.handle("Alice", Hearing((Alternative("yes", 0.9),)))
+    assert [(a.target, a.card) for a in g.actions] == [("Ben", "bun:mrs")]

@@ -189,13 +189,17 @@ class TextTable:
     def p(self, key: str, **fields) -> str:
         return self.narrator.prompt(key, **fields)
 
-    def _ask_yes_no(self, player: str, key: str, **fields) -> None:
-        """Ask a yes-or-no question; "Say yes or no." only until ``player`` has answered two (or
-        when more detail is on): a request to a sound-alike name is asked about every time."""
+    def _ask_yes_no(self, player: str, key: str, private: bool = False, **fields) -> None:
+        """Ask a yes-or-no question, to the table or only to ``player``; "Say yes or no." only until
+        ``player`` has answered two (or when more detail is on): a request to a sound-alike name is
+        asked about every time."""
         line = self.p(key, **fields)
         if self.narrator.verbose or self._yes_no_answers[player] < 2:
             line += " " + self.p("yes_no_hint")
-        self.say(line)
+        if private:
+            self.tell(player, line)
+        else:
+            self.say(line)
 
     def narrate(self, events: list[dict]) -> None:
         """Public events in words; a computer player's own words in its own voice."""
@@ -375,7 +379,10 @@ class TextTable:
             return True
         if heard.confirm and self._legal(player, target, heard):
             self.pending = _Pending("confirm", replace(heard, target=target), (target,))
-            self._ask_yes_no(player, "confirm_ask", target=target, what=self._what(heard))
+            # A request offered in place of the one heard, which the hand rules out, tells what the hand
+            # holds ("Mr. Bun" said, "Did you ask Ben for Mrs. Bun?"): only the asker hears that question.
+            self._ask_yes_no(player, "confirm_ask", private=heard.instead_of is not None, target=target,
+                             what=self._what(heard))
             return True
         return self._act(player, Ask(target, card=heard.card, family=heard.family, polite=heard.polite))
 
