@@ -191,3 +191,12 @@ def test_auto_in_another_language_says_which_model_to_fetch(tmp_path, monkeypatc
         make_recognizer("auto", "nl")
     assert str(raised.value) == ("There is no Dutch speech model on this computer. "
                                  "To get one, run: voicegame models fetch nl")
+
+
+def test_auto_says_so_once_however_many_recognizers_are_made(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("pocketsphinx", reason="pip install pocketsphinx")
+    monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path))
+    _garbled_model(tmp_path / "models" / "vosk-model-small-en-us-0.15")
+    for _ in range(2):  # transcribe makes one for every file
+        make_recognizer("auto", "en")
+    assert capsys.readouterr().err.count("instead of Vosk") == 1

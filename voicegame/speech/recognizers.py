@@ -8,6 +8,7 @@ text means no recognizer: the game speaks, and the keyboard is its ears.
 
 from __future__ import annotations
 
+import functools
 import sys
 from typing import Callable
 
@@ -18,7 +19,9 @@ __all__ = ["BACKENDS", "make_recognizer"]
 BACKENDS = ("auto", "vosk", "pocketsphinx", "text")
 
 
+@functools.cache
 def _to_stderr(line: str) -> None:
+    """Each line once a run: transcribe makes a recognizer for every file."""
     print(line, file=sys.stderr, flush=True)
 
 
