@@ -204,6 +204,19 @@ def test_table_chatter_does_not_become_a_move(recognizer, voices, game, text):
     assert not as_heard(game[3], hearing, "Alice", None, "cards").is_move, hearing.texts()
 
 
+def test_table_talk_heard_as_a_card_named_by_its_trade_alone_is_asked_about(recognizer, voices, game):
+    """ "Ben, pass me the paper please." is heard surely as "... the painter please": the one word
+    naming the card fits too poorly to play it on its own (round 24), where right requests that name
+    a card by its trade alone fit well ("Cara, is the carpenter at home?")."""
+    from voicegame.table.session import as_heard
+
+    paper = recognizer.hear(voices.render("Ben, pass me the paper please."))
+    assert "painter" in paper.text and "painter" in paper.poor_fits
+    assert not as_heard(game[3], paper, "Alice", None, "cards").is_move
+    carpenter = recognizer.hear(voices.render("Cara, is the carpenter at home?"))
+    assert as_heard(game[3], carpenter, "Alice", None, "cards").card == "chip:mr" and not carpenter.poor_fits
+
+
 def test_espeak_requests_are_never_a_wrong_move(recognizer, voices, game):
     """Robotic voices fit the acoustic model badly: most are rejected, but none is misheard as a
     confident, wrong move."""

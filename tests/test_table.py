@@ -830,3 +830,21 @@ def test_a_request_offered_for_a_card_held_is_asked_about_privately():
     assert not any("Bun" in line for line in out.lines())
     table.handle("Alice", Hearing((Alternative("yes", 0.9),)))
     assert [(a.target, a.card) for a in g.actions] == [("Ben", "bun:mrs")]
+
+
+def test_a_card_named_by_a_poorly_fitting_trade_alone_is_asked_about():
+    """ "Cara, pass me the paper, please" heard surely as "... the painter please", "painter" a poor
+    fit: the request is asked about. The same words fitting well, or the trade with the surname, are played."""
+    game = _alice_to_move()
+    table, _ = _table(game, {}, lambda t: None)
+    hand = ["pots:mrs"]
+
+    def heard(text, poor):
+        from voicegame.table.session import as_heard
+
+        hearing = Hearing((Alternative(text, 0.9),), sure=True, poor_fits=frozenset(poor))
+        return as_heard(table.understander, hearing, "Alice", hand, "cards")
+
+    assert heard("cara pass me the painter please", {"painter"}).confirm
+    assert heard("cara pass me the painter please", set()).is_move
+    assert heard("cara is mister pots the painter at home", {"painter"}).is_move

@@ -44,6 +44,9 @@ class Hearing:
     # ("ben", "dan") when the heard "ben" began at the lips (``onsets``), or ("bun", "bung") where its
     # model, in quiet, never hears the one for the other (PocketSphinx's ``HEARD_AS_SAID``).
     ruled_out: frozenset[tuple[str, str]] = frozenset()
+    # Name words heard that fit the audio poorly: enough as one word of a longer name ("bun" in "Mrs.
+    # Bun"), too little to name a card on their own ("painter" heard in "pass me the paper, please").
+    poor_fits: frozenset[str] = frozenset()
 
     @property
     def text(self) -> str:

@@ -77,6 +77,7 @@ SURE_MARGIN = -4.0  # at or above it a Hearing is ``sure`` (requests are played 
 SURE_WORD_MARGIN = -30.0  # ... if no name word after the first fits worse than this (round 8)
 BURST_SNR = 20.0  # in steady noise this far under the voice or more, bursts of sure names are read (round 12)
 STEADY_NOISE_DB = 1.5  # the quietest fifth of 10 ms blocks spreads less than this: a fan, not other talkers
+LONE_WORD_MARGIN = -14.0  # a name word of a sure hearing fitting worse is a poor fit (``Hearing.poor_fits``, round 24)
 WHO_PAD = 3  # frames (10 ms) of audio either side of a player's name heard again on its own (round 16)
 # Card words this model hears, in quiet, only when they were said, and the sound-alikes it hears for them (round 19).
 HEARD_AS_SAID = {"bun": ("bung", "bones"), "dip": ("tape", "chip")}
@@ -230,8 +231,9 @@ class _Decoding:
         words = [s for s in self.grammar.seg() or () if not s.word.startswith(_NOT_SPEECH)]
         spans = tuple((w, s.start_frame, s.end_frame) for w, s in ((s.word.split("(")[0], s) for s in words)
                       if w in names)
-        return _Decoded(hyp.hypstr, self._margin(hyp.score, words), self._word_margin(words, names),
-                        tuple(w for w, *_ in spans) or (hyp.hypstr,), spans)
+        fits = self._word_margins(words, names)
+        return _Decoded(hyp.hypstr, self._margin(hyp.score, words), min((m for _, m in fits), default=math.inf),
+                        tuple(w for w, *_ in spans) or (hyp.hypstr,), spans, fits)
 
     def _margin(self, grammar_score: float, words: list) -> float:
         """How much worse the grammar path scores than the free phone loop, per speech frame
@@ -242,23 +244,24 @@ class _Decoding:
         speech = sum(s.end_frame - s.start_frame + 1 for s in words)
         return (self.log(grammar_score) - self.log(loop.score)) / max(speech, 10)
 
-    def _word_margin(self, words: list, names: frozenset[str]) -> float:
-        """The worst margin of one name word after the first word: its grammar score less the
-        phone loop's over the same frames, per frame (+inf when there is none). The first word
-        is left out: the loop explains an utterance's onset better (a leading "Cara" scores
-        -36..-52 in right requests, a final one about -3)."""
+    def _word_margins(self, words: list, names: frozenset[str]) -> tuple[tuple[str, float], ...]:
+        """Each name word after the first word with its margin: its grammar score less the phone
+        loop's over the same frames, per frame. The first word is left out: the loop explains an
+        utterance's onset better (a leading "Cara" scores -36..-52 in right requests, a final one
+        about -3)."""
         phones = [(s.start_frame, s.end_frame, self.log(s.ascore) if s.ascore > 0 else -1e9)
                   for s in self.loop.seg() or ()]
-        worst = math.inf
+        out = []
         for word in words[1:]:
-            if word.word.split("(")[0] not in names:
+            name = word.word.split("(")[0]
+            if name not in names:
                 continue
             a, b = word.start_frame, word.end_frame
             loop = sum(score * (min(e, b) - max(s, a) + 1) / (e - s + 1) for s, e, score in phones
                        if min(e, b) >= max(s, a))
             own = self.log(word.ascore) if word.ascore > 0 else -1e9
-            worst = min(worst, (own - loop) / (b - a + 1))
-        return worst
+            out.append((name, (own - loop) / (b - a + 1)))
+        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -268,6 +271,7 @@ class _Decoded:
     word_margin: float  # the worst name word after the first, per frame
     key: tuple[str, ...]  # what two decodings must share to agree: the name words, else the text
     spans: tuple[tuple[str, int, int], ...]  # each name word with its first and last frame
+    fits: tuple[tuple[str, float], ...]  # each name word after the first with its own margin
 
 
 class PocketSphinxRecognizer(Recognizer):
@@ -560,6 +564,8 @@ class PocketSphinxRecognizer(Recognizer):
             else frozenset()
         if sure and raw is not None and not noisy:
             ruled_out |= {(word, rival) for word, _, _ in raw.spans for rival in HEARD_AS_SAID.get(word, ())}
+        poor_fits = frozenset(w for w, m in raw.fits if m < LONE_WORD_MARGIN) if sure and raw is not None \
+            else frozenset()
         self._ms += (time.perf_counter() - t0) * 1000
         if len(audio) >= 8000:  # half a second or more: long enough to tell a slow computer
             self._slow = self._slow + 1 if self._ms > self.max_load * len(audio) / 16 else 0
@@ -567,7 +573,7 @@ class PocketSphinxRecognizer(Recognizer):
                 self.denoising = False
                 self._notice = "slow_computer"
         return Hearing(alternatives, decode_ms=round(self._ms, 1), final=True, sure=sure,
-                       doubtful=doubtful or stray, stray=stray, ruled_out=ruled_out)
+                       doubtful=doubtful or stray, stray=stray, ruled_out=ruled_out, poor_fits=poor_fits)
 
     def reset(self) -> None:
         if self._in_utt:

@@ -50,7 +50,8 @@ def as_heard(understander: Understander, said: str | Hearing, asker: str | None,
     if heard.is_move and heard.target == asker:  # no one asks themselves: a name misheard, or table talk
         return replace(heard, target=None, confirm=True, alternatives=[], reason="Who do you want to ask?")
     if heard.is_move and (doubts_target(understander, said, heard.target)
-                          or doubts_card(understander, said, heard, hand, phase)):
+                          or doubts_card(understander, said, heard, hand, phase)
+                          or named_by_a_poor_trade(understander, said, heard)):
         heard = replace(heard, confirm=True)
     return heard
 
@@ -90,6 +91,20 @@ def doubts_card(understander: Understander, said: Hearing, heard: Understanding,
     held = {card.split(":")[0] for card in hand}
     member = heard.card.split(":")[1] if heard.card else None
     return any(other in held and (member is None or f"{other}:{member}" not in hand) for other in alikes)
+
+
+def named_by_a_poor_trade(understander: Understander, said: Hearing, heard: Understanding) -> bool:
+    """Whether a heard request names its card by one trade word alone ("the painter") and that word
+    fit the audio poorly (``Hearing.poor_fits``): table talk shaped like a request, "Ben, pass me the
+    paper, please", is heard so, and the one word is all there is to tell it from a request (round 24
+    in docs/pocketsphinx-tuning.md)."""
+    if not said.poor_fits or heard.card is None:
+        return False
+    phrases = understander.phrases
+    people = {w for name in phrases.players.values() for w in name} | set(phrases.others)
+    card_words = [w for w in normalize(heard.text) if w in understander.name_words and w not in people]
+    trades = {w for trade in phrases.trades[heard.card.split(":")[0]] for w in trade}
+    return len(card_words) == 1 and card_words[0] in trades and card_words[0] in said.poor_fits
 
 
 def _told_apart(said: Hearing, heard: tuple[str, ...], other: tuple[str, ...]) -> bool:
@@ -403,8 +418,10 @@ class TextTable:
             named, exact = self._named_player(line)
             if named is not None:
                 request, g = pending.request, self.game
-                unsure = not exact or doubts_target(self.understander, said, named) or pending.heard is not None \
-                    and doubts_card(self.understander, pending.heard, request, g.hand(player), g.phase)
+                first = pending.heard  # what the request was heard as (None: typed), to doubt its card
+                unsure = not exact or doubts_target(self.understander, said, named) or first is not None and (
+                    doubts_card(self.understander, first, request, g.hand(player), g.phase)
+                    or named_by_a_poor_trade(self.understander, first, request))
                 return self._request(player, replace(request, target=named, confirm=unsure), said)
             return None
         if heard.intent in ("yes", "no"):

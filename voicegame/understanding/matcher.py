@@ -191,6 +191,8 @@ class Understander:
         self._player_variants = [(p, v, tuple(1.0 for _ in v), v) for p, v in self.phrases.players.items()]
         self._player_variants += [(_NOT_PLAYING, (w,), (1.0,), (w,)) for w in self.phrases.others]
         self._name_words = self.phrases.words()
+        # The words that name someone or a card ("bun", "painter", "ben"; not "the" or "family").
+        self.name_words = frozenset(w for w in self._name_words if importance(w) == 1.0)
         self._sounds = SoundTable(self._name_words)
         # "weightlifter(s)" said as one word for the two-word "weight lifter".
         self._joined: dict[str, tuple[str, ...]] = {}
