@@ -240,7 +240,7 @@ def test_winner_holds_all_twelve_families():
     g = families_phase({"Alice": SPORTING[:10], "Ben": SPORTING[10:11], "Cara": SPORTING[11:]})
     g.apply(Ask("Ben", family="weed"))
     assert not g.over
-    assert {"type": "player_out", "player": "Ben"} in g.log
+    assert {"type": "player_out", "player": "Ben", "lost": "families"} in g.log
     assert "Ben" not in {a.target for a in g.legal_actions()}
     with pytest.raises(IllegalAction) as err:
         g.apply(Ask("Ben", family="wing"))

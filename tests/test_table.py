@@ -848,3 +848,27 @@ def test_a_card_named_by_a_poorly_fitting_trade_alone_is_asked_about():
     assert heard("cara pass me the painter please", {"painter"}).confirm
     assert heard("cara pass me the painter please", set()).is_move
     assert heard("cara is mister pots the painter at home", {"painter"}).is_move
+
+
+def test_a_player_who_loses_the_last_family_is_told_to_be_out():
+    """Second phase: no cards and no families left is out of the game, not "keeps their families"."""
+    from voicegame.table.narration import Narrator, you_form
+
+    deck = load_deck("sporting")
+    event = {"type": "player_out", "player": "Ben", "lost": "families"}
+    assert Narrator(deck).sentence(event) == "Ben has no families left, and is out of the game."
+    assert you_form(Narrator(deck, {"You"}).sentence({**event, "player": "You"})) == \
+        "You have no families left, and are out of the game."
+    assert Narrator(deck).sentence({"type": "player_out", "player": "Ben"}) == \
+        "Ben has no cards left, and keeps their families."
+
+
+def test_one_card_is_one_card():
+    from voicegame.table.narration import Narrator
+
+    assert Narrator(load_deck("jaques")).cards(1) == "1 card"
+    assert Narrator(load_deck("jaques"), lang="nl").cards(1) == "1 kaart"
+    game = _alice_to_move()
+    table, out = _table(game, {}, lambda t: None)
+    assert table.p("status_player", player="Ben", cards=table.narrator.cards(1), families="0 families",
+                   named="") == "Ben 1 card, 0 families"

@@ -553,7 +553,7 @@ class Game:
                         "family": action.family})
             if not self.families[target]:
                 self._targets = None
-                log.append({"type": "player_out", "player": self.players[target]})
+                log.append({"type": "player_out", "player": self.players[target], "lost": "families"})
             if len(self.families[asker]) == self._nf:
                 self._round_over()
         else:

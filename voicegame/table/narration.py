@@ -20,13 +20,15 @@ __all__ = ["PROMPTS", "Narrator", "names_list", "you_form"]
 PHRASES: dict[str, dict[str, str]] = {
     "en": {
         "and": "and", "or": "or", "family": "the {surname} family", "one_family": "{n} family",
-        "families": "{n} families", "ask_card": "is {card} at home?", "ask_family": "is {family} at home?",
-        "deal": "Round {round}. {dealer} deals.", "deal_sizes": "{player} {n} cards",
-        "deal_stock": "{n} cards in the stock.", "deal_centre": "{n} cards lie face down in the centre.",
+        "families": "{n} families", "one_card": "{n} card", "cards": "{n} cards",
+        "ask_card": "is {card} at home?", "ask_family": "is {family} at home?",
+        "deal": "Round {round}. {dealer} deals.", "deal_sizes": "{player} {cards}",
+        "deal_stock": "{cards} in the stock.", "deal_centre": "{n} cards lie face down in the centre.",
         "ask": "{player} asks {target}: {request}", "give": "{giver} gives {what} to {receiver}.",
         "not_at_home": "{player}: Not at home.", "complete": "{player} completes {family}{how}: {count}.",
         "from_deal": " from the deal", "your_turn": "Your turn, {player}.", "turn": "{player}'s turn.",
         "out": "{player} has no cards left, and keeps their families.",
+        "out_of_families": "{player} has no families left, and is out of the game.",
         "draw": "{player} draws a card from the stock.",
         "flip": "{player} turns over a centre card: {card}, {kept}.", "kept": "and keeps it",
         "turned_back": "and turns it back",
@@ -42,14 +44,16 @@ PHRASES: dict[str, dict[str, str]] = {
     },
     "nl": {
         "and": "en", "or": "of", "family": "de familie {surname}", "one_family": "{n} familie",
-        "families": "{n} families", "ask_card": "is {card} thuis?", "ask_family": "is {family} thuis?",
-        "deal": "Ronde {round}. {dealer} deelt.", "deal_sizes": "{player} {n} kaarten",
-        "deal_stock": "{n} kaarten in de stapel.", "deal_centre": "{n} kaarten liggen dicht in het midden.",
+        "families": "{n} families", "one_card": "{n} kaart", "cards": "{n} kaarten",
+        "ask_card": "is {card} thuis?", "ask_family": "is {family} thuis?",
+        "deal": "Ronde {round}. {dealer} deelt.", "deal_sizes": "{player} {cards}",
+        "deal_stock": "{cards} in de stapel.", "deal_centre": "{n} kaarten liggen dicht in het midden.",
         "ask": "{player} vraagt {target}: {request}", "give": "{giver} geeft {what} aan {receiver}.",
         "not_at_home": "{player}: Niet thuis.", "complete": "{player} maakt {family} compleet{how}: {count}.",
         "from_deal": " bij het uitdelen", "your_turn": "Jij bent aan de beurt, {player}.",
         "turn": "{player} is aan de beurt.",
         "out": "{player} heeft geen kaarten meer en houdt zijn families.",
+        "out_of_families": "{player} heeft geen families meer en doet niet meer mee.",
         "draw": "{player} pakt een kaart van de stapel.",
         "flip": "{player} draait een middenkaart om: {card}, {kept}.", "kept": "en houdt hem",
         "turned_back": "en legt hem terug",
@@ -93,11 +97,11 @@ PROMPTS: dict[str, dict[str, str]] = {
         "undo_move": "{player}'s last move", "undone": "Undone. Your turn again, {player}.",
         "not_undone": "All right, nothing was undone.",
         "confirm_quit": "Stop the game?", "play_on": "All right, we play on.",
-        "no_cards": "{player}, you have no cards.", "hand": "{player}, you hold {n} cards. {groups}.",
+        "no_cards": "{player}, you have no cards.", "hand": "{player}, you hold {cards}. {groups}.",
         "hand_family": "{player}, of the {surname} family you hold {cards}.",
         "hand_family_none": "{player}, you hold none of the {surname} family.",
         "drew": "{player}, you drew {card}.",
-        "status_turn": "{player}'s turn. ", "status_player": "{player} {n} cards, {families}{named}",
+        "status_turn": "{player}'s turn. ", "status_player": "{player} {cards}, {families}{named}",
         "match_totals": " Match totals: {totals}.",
         "history_line": "{player} asked {target} for {what}: {outcome}.", "given": "given",
         "outcome_not_at_home": "not at home", "outcome_penalty": "no please, turn lost", "no_history": "No requests yet.",
@@ -143,11 +147,11 @@ PROMPTS: dict[str, dict[str, str]] = {
         "undone": "Ongedaan gemaakt. Jij bent weer aan de beurt, {player}.",
         "not_undone": "Goed, er is niets ongedaan gemaakt.",
         "confirm_quit": "Het spel stoppen?", "play_on": "Goed, we spelen verder.",
-        "no_cards": "{player}, je hebt geen kaarten.", "hand": "{player}, je hebt {n} kaarten. {groups}.",
+        "no_cards": "{player}, je hebt geen kaarten.", "hand": "{player}, je hebt {cards}. {groups}.",
         "hand_family": "{player}, van de familie {surname} heb je {cards}.",
         "hand_family_none": "{player}, je hebt niemand van de familie {surname}.",
         "drew": "{player}, je pakte {card}.",
-        "status_turn": "{player} is aan de beurt. ", "status_player": "{player} {n} kaarten, {families}{named}",
+        "status_turn": "{player} is aan de beurt. ", "status_player": "{player} {cards}, {families}{named}",
         "match_totals": " Totaal: {totals}.",
         "history_line": "{player} vroeg {target} om {what}: {outcome}.", "given": "gekregen",
         "outcome_not_at_home": "niet thuis", "outcome_penalty": "geen alstublieft, beurt kwijt",
@@ -199,6 +203,7 @@ _YOU_FORMS = [
     (re.compile(r"\bYou has\b"), "You have"),
     (re.compile(r"^You have no cards left, and keeps their families\."),
      "You have no cards left, and keep your families."),
+    (re.compile(r"^You have no families left, and is out\b"), "You have no families left, and are out"),
     (re.compile(r"\b(asks|to|from) You\b"), r"\1 you"),
     (re.compile(r", You([.:])"), r"\1"),
 ]
@@ -268,6 +273,9 @@ class Narrator:
     def count(self, n: int) -> str:
         return self.t("one_family" if n == 1 else "families", n=n)
 
+    def cards(self, n: int) -> str:
+        return self.t("one_card" if n == 1 else "cards", n=n)
+
     def card(self, card_id: str, form: str | None = None) -> str:
         return self.deck.card(card_id).name(self.lang, form or ("full" if self.verbose else "short"))
 
@@ -294,9 +302,9 @@ class Narrator:
         if kind == "deal":
             line = t("deal", round=e["round"], dealer=e["dealer"])
             if self.verbose:
-                line += " " + ", ".join(t("deal_sizes", player=p, n=n) for p, n in e["hand_sizes"].items()) + "."
+                line += " " + ", ".join(t("deal_sizes", player=p, cards=self.cards(n)) for p, n in e["hand_sizes"].items()) + "."
             if e.get("stock"):
-                line += " " + t("deal_stock", n=e["stock"])
+                line += " " + t("deal_stock", cards=self.cards(e["stock"]))
             if e.get("centre"):
                 line += " " + t("deal_centre", n=e["centre"])
             return line
@@ -313,7 +321,7 @@ class Narrator:
         if kind == "turn":
             return t("your_turn" if e["player"] in self.humans else "turn", player=e["player"])
         if kind == "player_out":
-            return t("out", player=e["player"])
+            return t("out_of_families" if e.get("lost") == "families" else "out", player=e["player"])
         if kind == "draw":
             return t("draw", player=e["player"])
         if kind == "flip":

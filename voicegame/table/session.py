@@ -563,7 +563,7 @@ class TextTable:
         for cid in hand:
             groups.setdefault(g.deck.card(cid).family, []).append(self.narrator.card(cid, "short"))
         parts = [f"{g.deck.family(f).name(lang, 'surname')}: {self.narrator.names(cards)}" for f, cards in groups.items()]
-        return [self.p("hand", player=player, n=len(hand), groups=". ".join(parts))]
+        return [self.p("hand", player=player, cards=self.narrator.cards(len(hand)), groups=". ".join(parts))]
 
     def status_lines(self) -> list[str]:
         g = self.game
@@ -573,7 +573,7 @@ class TextTable:
         for p in g.players:
             fams = g.families_of(p)
             named = f" ({self.narrator.names([g.deck.family(f).name(lang, 'surname') for f in fams])})" if fams else ""
-            parts.append(self.p("status_player", player=p, n=sizes[p], families=self.narrator.count(len(fams)),
+            parts.append(self.p("status_player", player=p, cards=self.narrator.cards(sizes[p]), families=self.narrator.count(len(fams)),
                                 named=named))
         turn = self.p("status_turn", player=g.current_player) if g.current_player else ""
         line = turn + "; ".join(parts) + "."
