@@ -288,8 +288,13 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
             _out(_typing_instead(exc))
         return None
     recognizer, chunks = None, ()
+
+    def tell(line: str) -> None:
+        _out(line)
+        speaker.say(line)
+
     try:
-        recognizer = make_recognizer(args.asr, lang)
+        recognizer = make_recognizer(args.asr, lang, tell=tell)
         if recognizer is not None:
             if args.audio_in == "-":
                 chunks = StdinSource()
@@ -303,8 +308,7 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
             return None
         # Asked for voice: the game still speaks (as with --asr text), and says why it cannot listen.
         recognizer, chunks = None, ()
-        _out(message := _typing_instead(exc))
-        speaker.say(message)
+        tell(_typing_instead(exc))
     keyboard = recognizer is None or sys.stdin.isatty() and args.audio_in != "-"
     push_to_talk = bool(args.push_to_talk) and keyboard and recognizer is not None
     if push_to_talk:
