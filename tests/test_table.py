@@ -872,3 +872,12 @@ def test_one_card_is_one_card():
     table, out = _table(game, {}, lambda t: None)
     assert table.p("status_player", player="Ben", cards=table.narrator.cards(1), families="0 families",
                    named="") == "Ben 1 card, 0 families"
+
+
+def test_a_refused_turn_over_is_explained_in_dutch_with_its_number():
+    from voicegame.engine import Flip
+    from voicegame.table.narration import Narrator
+
+    said = Narrator(load_deck("jaques"), lang="nl").refusal("bad_action", "There is no face-down centre card number 5.",
+                                                            Flip(4))
+    assert said == "Middenkaart 5 kun je niet omdraaien. Kies een ander nummer, of zeg pas."

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from voicegame.decks import Deck
-from voicegame.engine.actions import Action, Ask
+from voicegame.engine.actions import Action, Ask, Flip
 
 __all__ = ["PROMPTS", "Narrator", "names_list", "you_form"]
 
@@ -189,6 +189,7 @@ REFUSALS_NL: dict[str, str] = {
     "wrong_phase": "Dat kan nu niet.",
     "bad_action": "Dat kan niet.",
 }
+_FLIP_REFUSAL_NL = "Middenkaart {number} kun je niet omdraaien. Kies een ander nummer, of zeg pas."
 # What a Dutch refusal says when the request does not name the player, card or family.
 _REFUSAL_UNNAMED_NL = {"player": "die speler", "card": "die kaart", "family": "die familie"}
 
@@ -246,6 +247,8 @@ class Narrator:
         ``message`` is English), naming the player, card or family asked about."""
         if self.lang != "nl" or code not in REFUSALS_NL:
             return message
+        if isinstance(action, Flip) and code == "bad_action":  # no such card face down, or one seen before
+            return _FLIP_REFUSAL_NL.format(number=action.slot + 1)
         names = dict(_REFUSAL_UNNAMED_NL)
         if isinstance(action, Ask):
             names["player"] = action.target
