@@ -881,3 +881,13 @@ def test_a_refused_turn_over_is_explained_in_dutch_with_its_number():
     said = Narrator(load_deck("jaques"), lang="nl").refusal("bad_action", "There is no face-down centre card number 5.",
                                                             Flip(4))
     assert said == "Middenkaart 5 kun je niet omdraaien. Kies een ander nummer, of zeg pas."
+
+
+def test_help_in_the_second_phase_suggests_a_family_the_player_may_ask_for():
+    from helpers import build
+
+    game = Game.from_position(build({"Alice": [], "Ben": []}, rules="classic", phase="families",
+                                    families={"Alice": ["a"], "Ben": list("bcdefghijk")}))
+    table, out = _table(game, {}, lambda t: None)
+    table.handle("Alice", "help")
+    assert out.private_lines["Alice"][0] == "Ask for a whole family, for example: Ben, is B1 and family at home?"

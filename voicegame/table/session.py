@@ -609,8 +609,9 @@ class TextTable:
         targets = obs.legal_targets()
         if not targets:
             return [self._commands()]
-        if g.phase == "families":
-            example = g.deck.families[0].cards[0].name(self.narrator.lang, "short")
+        if g.phase == "families":  # the example: a family the player may ask for, not one they hold
+            family = next(r["family"] for r in obs.legal_requests() if "family" in r)
+            example = g.deck.family(family).cards[0].name(self.narrator.lang, "short")
             return [self.p("help_families", target=targets[0], example=example), self._commands()]
         wanted = [self.narrator.card(r["card"], "short") for r in obs.legal_requests() if "card" in r]
         if not wanted:
