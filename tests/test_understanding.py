@@ -270,3 +270,13 @@ def test_a_trade_said_as_whose_with_no_member_is_asked_about(jaques, text):
 def test_a_trade_with_its_member_is_clear(jaques):
     assert not jaques.understand("Cara, the sweep's son, please", asker="Alice").confirm
     assert not jaques.understand("Cara, the sweep, please", asker="Alice").confirm
+
+
+def test_a_card_typed_word_for_word_is_not_asked_about_for_its_sound_alike():
+    """Typed "Mevrouw Botten" is Botten: that "Potten" sounds alike matters for what a recognizer hears."""
+    dutch = Understander(load_deck("jaques"), PLAYERS, lang="nl")
+    assert dutch.understand("Cara, Mevrouw Botten", asker="Alice").is_move
+    assert not dutch.understand(["cara mevrouw botten"], asker="Alice").is_move  # heard: asked about
+    grand = Understander(load_deck("jaques", three_generations=True), PLAYERS)
+    assert grand.understand("Cara, Grandma Grits", asker="Alice").card == "grits:grandma"
+    assert grand.understand("Cara, Grandma Grits", asker="Alice").is_move

@@ -227,7 +227,7 @@ class Understander:
             polite = polite or self._polite(words)
             for h in self._hypotheses(words, asker, hand, phase):
                 hyps.append(_Hypothesis(h.cost + 0.1 * rank, h.intent, h.target, h.card, h.family, h.penalty))
-        return self._decide(texts[0], hyps, polite, asker, phase)
+        return self._decide(texts[0], hyps, polite, asker, phase, typed=isinstance(heard, str))
 
     def _compounds(self, words: tuple[str, ...]) -> tuple[str, ...]:
         """Mend words a recognizer split or joined: "milk man" -> "milkman", "weightlifters" -> "weight lifters"."""
@@ -411,8 +411,8 @@ class Understander:
 
     # ------------------------------------------------------------ deciding
 
-    def _decide(self, text: str, hyps: list[_Hypothesis], polite: bool, asker: str | None, phase: str
-                ) -> Understanding:
+    def _decide(self, text: str, hyps: list[_Hypothesis], polite: bool, asker: str | None, phase: str,
+                typed: bool = False) -> Understanding:
         best_by_move: dict[tuple, _Hypothesis] = {}
         for h in hyps:
             if h.move not in best_by_move or h.cost < best_by_move[h.move].cost:
@@ -426,6 +426,9 @@ class Understander:
             instead_of, best = self._alt(best), legal
         # A request without a name competes with the same request to each player: fold them.
         rivals = [h for h in ranked if h is not best and not self._same_request(h, best)]
+        if typed and best.card is not None and self._names_exactly(best.card, text):
+            # "Mevrouw Botten" typed is Botten: a card near it by sound ("Potten") is for what a recognizer hears.
+            rivals = [h for h in rivals if h.card is None or self._names_exactly(h.card, text)]
         # How far ahead the best is: by heard cost, or by legality when a rival was heard better.
         heard = best.cost - best.penalty
         margin = min((max(h.cost - best.cost, h.cost - h.penalty - heard) for h in rivals), default=_INF)
@@ -462,6 +465,11 @@ class Understander:
                  and h.cost <= CONFIRM_COST + 0.5]
         result.alternatives = [{**self._alt(best), "target": result.target}] + [self._alt(h) for h in close[:2]]
         return result
+
+    def _names_exactly(self, card: str, text: str) -> bool:
+        """Whether ``text`` holds every word of one of ``card``'s names ("the" and such aside)."""
+        words = set(self._compounds(normalize(text)))
+        return any(cid == card and set(v) - FUNCTION_WORDS <= words for cid, v, _, _ in self._card_variants)
 
     def _possessive_alone(self, card: str, words: tuple[str, ...]) -> bool:
         """Whether the words hold the possessive of the card's trade ("the sweep's") where the card's
