@@ -891,3 +891,28 @@ def test_help_in_the_second_phase_suggests_a_family_the_player_may_ask_for():
     table, out = _table(game, {}, lambda t: None)
     table.handle("Alice", "help")
     assert out.private_lines["Alice"][0] == "Ask for a whole family, for example: Ben, is B1 and family at home?"
+
+
+def test_a_new_request_in_answer_to_who_is_the_new_request():
+    """ "Who do you want to ask for Master Bones?" "Ben, is Mrs. Tape at home?": Mrs. Tape is asked
+    for, not Master Bones (a line naming a player was taken for the name alone: a wrong move)."""
+    game = _alice_to_move()
+    misses = [a for a in game.observation("Alice").legal_actions() if a.card and a.card not in game.hand(a.target)]
+    first = misses[0]
+    second = next(a for a in misses if a.card != first.card and a.target == first.target)
+    table, out = _table(game, {}, lambda t: None)
+    table.handle("Alice", f"is {game.deck.card(first.card).name('en', 'short')} at home")
+    assert out.lines()[-1].startswith("Who do you want to ask")
+    table.handle("Alice", _say(game, second))
+    assert [(a.target, a.card) for a in game.actions] == [(second.target, second.card)]
+
+
+def test_the_sound_alike_follow_up_of_a_card_offered_for_one_held_is_private_too():
+    from helpers import game as position
+
+    g = position({"Alice": ["bun:mr"], "Ben": ["bun:mrs"], "Dan": ["bun:master", "bun:miss"]}, deck="jaques")
+    table, out = _table(g, {}, lambda t: None)
+    table.handle("Alice", Hearing((Alternative("ben is mister bun at home", 0.5),), sure=False))
+    table.handle("Alice", Hearing((Alternative("no", 0.9),)))
+    assert out.private_lines["Alice"][-1].startswith("Then did you ask Dan for Mrs. Bun?")
+    assert not any("Bun" in line for line in out.lines())

@@ -415,9 +415,11 @@ class TextTable:
             if heard.intent in ("no", "cancel"):
                 self.say(self.p("say_again"))
                 return True
+            request, g = pending.request, self.game
+            if heard.intent in ("ask", "ask_family") and (heard.card, heard.family) != (request.card, request.family):
+                return None  # "Ben, is Mrs. Tape at home?": a new request, not the name for the old one
             named, exact = self._named_player(line)
             if named is not None:
-                request, g = pending.request, self.game
                 first = pending.heard  # what the request was heard as (None: typed), to doubt its card
                 unsure = not exact or doubts_target(self.understander, said, named) or first is not None and (
                     doubts_card(self.understander, first, request, g.hand(player), g.phase)
@@ -437,7 +439,8 @@ class TextTable:
         if heard.intent == "no" and pending.kind == "confirm" and (other := self._sound_alike(player, pending)):
             # "Did you ask Dan ...?" "No." A recognizer that swaps Ben and Dan most likely heard the other one.
             self.pending = _Pending("confirm", replace(pending.request, target=other), pending.offered + (other,))
-            self._ask_yes_no(player, "confirm_other", target=other, what=self._what(pending.request))
+            self._ask_yes_no(player, "confirm_other", private=pending.request.instead_of is not None, target=other,
+                             what=self._what(pending.request))
             return True
         if heard.intent == "no" and pending.kind == "confirm" and (first := pending.request.instead_of):
             # "Did you ask Finn for Mrs. Bun?" "No." Then it was the request heard first, which the
