@@ -916,3 +916,26 @@ def test_the_sound_alike_follow_up_of_a_card_offered_for_one_held_is_private_too
     table.handle("Alice", Hearing((Alternative("no", 0.9),)))
     assert out.private_lines["Alice"][-1].startswith("Then did you ask Dan for Mrs. Bun?")
     assert not any("Bun" in line for line in out.lines())
+
+
+def test_a_turn_over_heard_unsurely_is_asked_about_first():
+    game, miss = _alice_may_turn_over()
+    table, out = _table(game, {}, lambda t: None)
+    table.handle("Alice", _say(game, miss))
+    table.handle("Alice", Hearing((Alternative("two", 0.4),), sure=False))
+    assert out.lines()[-1] == "Turn over centre card 2? Say yes or no." and len(game.actions) == 1
+    table.handle("Alice", Hearing((Alternative("no", 0.9),)))
+    assert out.lines()[-1] == "All right, no card was turned over." and len(game.actions) == 1
+    table.handle("Alice", Hearing((Alternative("nope", 0.4),), sure=False))
+    assert out.lines()[-1] == "Pass, and turn over no card? Say yes or no."
+    table.handle("Alice", Hearing((Alternative("yes", 0.9),)))
+    assert [type(a).__name__ for a in game.actions] == ["Ask", "Pass"]
+
+
+def test_a_dutch_turn_over_may_be_a_digit():
+    for answer in ("2", "draai 2 om"):
+        game, miss = _alice_may_turn_over()
+        game.apply(miss)
+        table, _ = _table(game, {}, lambda t: None, lang="nl")
+        table.handle("Alice", answer)
+        assert [type(a).__name__ for a in game.actions] == ["Ask", "Flip"] and game.actions[1].slot == 1

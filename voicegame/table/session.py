@@ -118,12 +118,14 @@ def _told_apart(said: Hearing, heard: tuple[str, ...], other: tuple[str, ...]) -
 @dataclass
 class _Pending:
     """A question the table asked and waits on: ``who`` (a request without a name), ``confirm``
-    (a request not clearly heard), ``undo``, or ``quit`` (heard, but not surely)."""
+    (a request not clearly heard), ``flip`` (a turn-over or pass not clearly heard), ``undo``, or
+    ``quit`` (heard, but not surely)."""
 
     kind: str
     request: Understanding | None = None
     offered: tuple[str, ...] = ()  # for ``confirm``: the players it has named so far
     heard: Hearing | None = None  # for ``who``: what the request was heard as (None: typed), to doubt its card
+    action: Flip | Pass | None = None  # for ``flip``
 
 
 class TextTable:
@@ -309,6 +311,13 @@ class TextTable:
                 return answered
         if g.observation(player).phase == "flip":
             flip = self._parse_flip(texts[0] if texts else "", heard)
+            if flip is not None and not sure:  # a turn-over is a move too: when unsure, ask
+                self.pending = _Pending("flip", action=flip)
+                if isinstance(flip, Flip):
+                    self._ask_yes_no(player, "confirm_flip", number=flip.slot + 1)
+                else:
+                    self._ask_yes_no(player, "confirm_pass")
+                return True
             if flip is not None:
                 return self._act(player, flip)
         return self._command(player, heard, said)
@@ -434,6 +443,8 @@ class TextTable:
             if pending.kind == "undo":
                 self._undo()
                 return True
+            if pending.kind == "flip":
+                return self._act(player, pending.action)
             r = pending.request
             return self._act(player, Ask(r.target, card=r.card, family=r.family, polite=r.polite))
         if heard.intent == "no" and pending.kind == "confirm" and (other := self._sound_alike(player, pending)):
@@ -448,7 +459,8 @@ class TextTable:
             return self._act(player, Ask(pending.request.target, card=first.get("card"), family=first.get("family"),
                                          polite=pending.request.polite))
         if heard.intent in ("no", "cancel"):
-            self.say(self.p({"undo": "not_undone", "quit": "play_on"}.get(pending.kind, "say_again")))
+            answers = {"undo": "not_undone", "quit": "play_on", "flip": "not_turned"}
+            self.say(self.p(answers.get(pending.kind, "say_again")))
             return True
         return None
 
@@ -476,11 +488,13 @@ class TextTable:
         return self.narrator.family(heard.family)
 
     def _parse_flip(self, line: str, heard: Understanding) -> Flip | Pass | None:
-        """The answer to a turn-over offer ("turn over card two, please", "2", "I pass", "no"), or
-        None. Players count the centre cards from 1."""
-        if heard.intent == "no" or heard.intent == "flip" and {"pass", "skip", "pas"} & set(normalize(line)):
+        """The answer to a turn-over offer ("turn over card two, please", "2", "draai 2 om", "I pass",
+        "no"), or None. Players count the centre cards from 1."""
+        words = normalize(line)
+        if heard.intent == "no" or heard.intent == "flip" and {"pass", "skip", "pas"} & set(words):
             return Pass()
-        number = parse_number(line, self.narrator.lang) if heard.intent == "flip" else None
+        numbered = heard.intent == "flip" or len(words) == 1 or words[:1] in (("flip",), ("turn",), ("draai",))
+        number = parse_number(line, self.narrator.lang) if numbered else None
         return None if number is None else Flip(number - 1)
 
     def _offer_flip(self, player: str) -> None:
