@@ -89,12 +89,17 @@ class Understanders:
         return u
 
 
+HEARD_CATEGORIES = ("asr_error", "ambiguous", "chatter")
+
+
 def run_one(us: Understanders, line: dict) -> tuple[dict, float]:
     """Understand one corpus line: (result as JSON, milliseconds). Exceptions become intent "error"."""
     u = us.get(line["deck"], line["players"], line.get("lang", "en"))
     t0 = time.perf_counter()
     try:
-        r = u.understand(line["text"], asker=line["asker"], hand=line.get("hand"), phase=line.get("phase", "cards"))
+        # Recognizer-style lines and chatter go the way heard words go (a list of alternatives), the rest as typed.
+        heard = [line["text"]] if line.get("category", "chatter") in HEARD_CATEGORIES else line["text"]
+        r = u.understand(heard, asker=line["asker"], hand=line.get("hand"), phase=line.get("phase", "cards"))
         ms = (time.perf_counter() - t0) * 1000
         got = r.to_json() if hasattr(r, "to_json") else dict(r)
     except Exception as exc:  # noqa: BLE001 - reported as a failure, never hidden

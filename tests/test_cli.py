@@ -291,13 +291,12 @@ def test_step_with_a_dealer_who_is_not_playing_is_a_json_error(tmp_path):
     assert error["code"] == "bad_state" and "Zed" in error["message"]
 
 
-@pytest.mark.parametrize("error", ["PositionError", "DeckError", "RuleError", "IllegalAction"])
+@pytest.mark.parametrize("error", ["PositionError", "DeckError", "RuleError"])
 def test_step_turns_every_error_the_engine_raises_for_a_bad_state_into_json(tmp_path, monkeypatch, capsys, error):
     from voicegame import cli
 
     def refuse(state):
-        raise (cli.IllegalAction("bad_state", "A bad field.") if error == "IllegalAction"
-               else getattr(cli, error)("A bad field."))
+        raise getattr(cli, error)("A bad field.")
 
     monkeypatch.setattr(cli.Game, "from_position", refuse)
     assert cli.main(["step", "--state", str(_state_file(tmp_path)), "--action", "{}"]) == 2

@@ -426,7 +426,7 @@ def cmd_step(args: argparse.Namespace) -> int:
         return _emit_error("bad_state", f"Cannot read the state file: {exc}.")
     try:
         game = Game.from_position(state)
-    except (PositionError, DeckError, RuleError, IllegalAction) as exc:  # e.g. a dealer who is not playing
+    except (PositionError, DeckError, RuleError) as exc:
         return _emit_error("bad_state", str(exc))
     try:
         action = action_from_json(json.loads(args.action))
