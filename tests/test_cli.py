@@ -359,3 +359,33 @@ def test_a_recording_in_a_typed_game_is_said_to_be_unused(tmp_path, typed):
                    "--seed", "2", stdin="quit\n")
     assert proc.returncode == 0, proc.stderr
     assert f"The recording {recording} is not used, because this game is typed." in proc.stdout.splitlines()
+
+
+def test_ctrl_c_in_a_spoken_game_stops_the_speech_and_says_the_game_stopped():
+    from voicegame import cli
+    from voicegame.engine import Game, profile
+    from voicegame.speech.base import Speaker
+    from voicegame.table.session import TextTable
+    from voicegame.table.voice import VoiceIO
+
+    class Loudspeaker(Speaker):
+        def __init__(self):
+            self.heard: list[str] = []
+
+        def say(self, text, voice=None, interrupt=False):
+            self.heard.append(text)
+
+        def stop(self):
+            self.heard.append("<stopped>")
+
+        def busy(self):
+            return False
+
+    def ctrl_c():
+        raise KeyboardInterrupt
+
+    speaker = Loudspeaker()
+    game = Game(["Alice", "Ben"], rules=profile("guide"), seed=1)
+    table = TextTable(game, {"Ben": "random"}, ctrl_c, VoiceIO(None, speaker, (), print))
+    assert cli._run_table(table) == 130
+    assert speaker.heard[-2:] == ["<stopped>", "Game stopped. It was not saved."]

@@ -371,8 +371,15 @@ def _run_table(table: TextTable) -> int:
     try:
         return table.run()
     except KeyboardInterrupt:
-        _out("Game stopped. voicegame play --resume carries on where you left off." if table.journal
-             else "Game stopped. It was not saved.")
+        line = ("Game stopped. voicegame play --resume carries on where you left off." if table.journal
+                else "Game stopped. It was not saved.")
+        from voicegame.table.voice import VoiceIO
+
+        if isinstance(table.out, VoiceIO):  # spoken too, cutting short whatever was still being said
+            table.out.speaker.stop()
+            table.out.public(line)
+        else:
+            _out(line)
         return 130
     finally:
         if table.journal:

@@ -23,7 +23,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "families": "{n} families", "one_card": "{n} card", "cards": "{n} cards",
         "ask_card": "is {card} at home?", "ask_family": "is {family} at home?",
         "deal": "Round {round}. {dealer} deals.", "deal_sizes": "{player} {cards}",
-        "deal_stock": "{cards} in the stock.", "deal_centre": "{n} cards lie face down in the centre.",
+        "deal_stock": "{cards} in the stock.", "deal_centre": "{cards} face down in the centre.",
         "ask": "{player} asks {target}: {request}", "give": "{giver} gives {what} to {receiver}.",
         "not_at_home": "{player}: Not at home.", "complete": "{player} completes {family}{how}: {count}.",
         "from_deal": " from the deal", "your_turn": "Your turn, {player}.", "turn": "{player}'s turn.",
@@ -47,7 +47,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "families": "{n} families", "one_card": "{n} kaart", "cards": "{n} kaarten",
         "ask_card": "is {card} thuis?", "ask_family": "is {family} thuis?",
         "deal": "Ronde {round}. {dealer} deelt.", "deal_sizes": "{player} {cards}",
-        "deal_stock": "{cards} in de stapel.", "deal_centre": "{n} kaarten liggen dicht in het midden.",
+        "deal_stock": "{cards} in de stapel.", "deal_centre": "{cards} dicht in het midden.",
         "ask": "{player} vraagt {target}: {request}", "give": "{giver} geeft {what} aan {receiver}.",
         "not_at_home": "{player}: Niet thuis.", "complete": "{player} maakt {family} compleet{how}: {count}.",
         "from_deal": " bij het uitdelen", "your_turn": "Jij bent aan de beurt, {player}.",
@@ -313,7 +313,7 @@ class Narrator:
             if e.get("stock"):
                 line += " " + t("deal_stock", cards=self.cards(e["stock"]))
             if e.get("centre"):
-                line += " " + t("deal_centre", n=e["centre"])
+                line += " " + t("deal_centre", cards=self.cards(e["centre"]))
             return line
         if kind == "ask":
             return t("ask", player=e["player"], target=e["target"], request=self.request(e))
