@@ -258,6 +258,8 @@ def test_the_example_in_a_reason_is_this_games():
     sporting = Understander(load_deck("sporting"), ["Zoe", "Max"])
     reason = sporting.understand("what a lovely day", asker="Zoe").reason
     assert reason.endswith("Try: Max, is Mr. Back at home?")
+    reason = sporting.understand("what a lovely day", asker="Zoe", phase="families").reason
+    assert reason.endswith("Try: Max, is Mr. Back and family at home?")
 
 
 @pytest.mark.parametrize("text", ["Cara, the sweep's", "Cara, is the tailor's at home?"])

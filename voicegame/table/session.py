@@ -364,7 +364,7 @@ class TextTable:
             self.say(self.p("verbose_on" if kind == "verbose" else "verbose_off"))
         else:
             reason = heard.reason if self.narrator.lang == "en" else None
-            self.say(reason or self.p("not_understood", example=self.understander.example(player)))
+            self.say(reason or self.p("not_understood", example=self.understander.example(player, self.game.phase)))
         return True
 
     def _commands(self) -> str:

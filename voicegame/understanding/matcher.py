@@ -419,7 +419,7 @@ class Understander:
                 best_by_move[h.move] = h
         ranked = sorted(best_by_move.values(), key=lambda h: h.cost)
         if not ranked or ranked[0].cost > CONFIRM_COST:
-            return Understanding(text=text, intent="none", polite=polite, reason=self._reason(ranked, asker))
+            return Understanding(text=text, intent="none", polite=polite, reason=self._reason(ranked, asker, phase))
         best = ranked[0]
         instead_of = None
         if best.intent in _MOVES and best.penalty > 0 and (legal := self._legal_sound_alike(best, ranked)):
@@ -437,7 +437,7 @@ class Understander:
             if best.cost <= COMMAND_COST and margin >= 0.2:
                 return Understanding(text=text, intent=best.intent, family=best.family, confidence=confidence,
                                      polite=polite)
-            return Understanding(text=text, intent="none", polite=polite, reason=self._reason(ranked, asker))
+            return Understanding(text=text, intent="none", polite=polite, reason=self._reason(ranked, asker, phase))
         member = self.deck.card(best.card).member if best.card else None
         result = Understanding(text=text, intent=best.intent, target=best.target, card=best.card,
                                family=best.family, member=member, polite=polite, confidence=confidence,
@@ -501,13 +501,17 @@ class Understander:
             out["family"] = h.family
         return out
 
-    def example(self, asker: str | None = None) -> str:
-        """A request of this game to show how one is said: another player, the deck's first card."""
+    def example(self, asker: str | None = None, phase: str = "cards") -> str:
+        """A request of this game to show how one is said: another player, the deck's first card (in
+        the second phase, that card's whole family)."""
         player = next((p for p in self.players if p != asker), "Ben")
         card = self.deck.cards[0].name(self.lang, "short")
-        return f"{player}, is {card} thuis, alstublieft?" if self.lang == "nl" else f"{player}, is {card} at home?"
+        if self.lang == "nl":
+            return f"{player}, is {card} en familie thuis?" if phase == "families" else \
+                f"{player}, is {card} thuis, alstublieft?"
+        return f"{player}, is {card} and family at home?" if phase == "families" else f"{player}, is {card} at home?"
 
-    def _reason(self, ranked: list[_Hypothesis], asker: str | None) -> str:
+    def _reason(self, ranked: list[_Hypothesis], asker: str | None, phase: str) -> str:
         if not any(h.intent in _MOVES for h in ranked):
-            return f"I didn't hear a card name. Try: {self.example(asker)}"
-        return f"I didn't understand that as a request. Try: {self.example(asker)}"
+            return f"I didn't hear a card name. Try: {self.example(asker, phase)}"
+        return f"I didn't understand that as a request. Try: {self.example(asker, phase)}"
