@@ -185,6 +185,19 @@ def test_auto_says_why_it_passes_over_a_broken_model(tmp_path, monkeypatch):
     assert len(told) == 1 and told[0].startswith("I'll listen with PocketSphinx instead of Vosk. The speech model")
 
 
+def test_auto_says_why_it_passes_over_a_model_folder_with_files_missing(tmp_path, monkeypatch):
+    """An interrupted copy: the folder is there, most of its files are not."""
+    pytest.importorskip("pocketsphinx", reason="pip install pocketsphinx")
+    monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path))
+    folder = tmp_path / "models" / "vosk-model-small-en-us-0.15"
+    (folder / "am").mkdir(parents=True)
+    (folder / "am" / "final.mdl").write_bytes(b"x")
+    told: list[str] = []
+    assert make_recognizer("auto", "en", told.append).name == "pocketsphinx"
+    assert told == [f"I'll listen with PocketSphinx instead of Vosk. The folder {folder} is not a complete Vosk "
+                    "speech model: some of its files are missing. Remove it and run: voicegame models fetch en"]
+
+
 def test_auto_in_another_language_says_which_model_to_fetch(tmp_path, monkeypatch):
     monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path))
     with pytest.raises(SpeechError) as raised:

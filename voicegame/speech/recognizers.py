@@ -33,16 +33,14 @@ def make_recognizer(asr: str, lang: str = "en", tell: Callable[[str], None] = _t
     if asr == "text":
         return None
     if asr in ("auto", "vosk"):
-        from voicegame.speech.vosk_backend import VoskRecognizer, find_model
+        from voicegame.speech.vosk_backend import NoModel, VoskRecognizer, find_model
 
-        model = None
         try:
-            model = find_model(lang)
-            return VoskRecognizer(model)
+            return VoskRecognizer(find_model(lang))
         except SpeechError as exc:
             if asr == "vosk" or lang != "en":  # PocketSphinx knows only English: what Vosk lacks is what to fix
                 raise
-            if model is not None:
+            if not isinstance(exc, NoModel):  # a model is there but damaged: say so, or it is never mended
                 tell(f"I'll listen with PocketSphinx instead of Vosk. {exc}")
     if lang != "en":  # --asr pocketsphinx, chosen by name
         from voicegame.speech.vosk_backend import LANGUAGE_NAMES

@@ -42,7 +42,7 @@ import platformdirs
 from voicegame.speech.base import SAMPLE_RATE, Alternative, Hearing, Recognizer, SpeechError
 
 __all__ = [
-    "REPO_MODELS_DIR", "UNKNOWN", "InstalledModel", "VoskRecognizer", "find_model", "installed_models",
+    "REPO_MODELS_DIR", "UNKNOWN", "InstalledModel", "NoModel", "VoskRecognizer", "find_model", "installed_models",
     "looks_like_model", "model_language", "package_model", "user_models_dir",
 ]
 
@@ -121,12 +121,22 @@ def installed_models() -> list[InstalledModel]:
     return found
 
 
+class NoModel(SpeechError):
+    """No model for the language at all (not even a damaged one): nothing to mend, only to fetch."""
+
+
 def find_model(language: str) -> Path:
-    """The first installed model for ``language``, or a SpeechError saying how to get one."""
+    """The first installed model for ``language``; a SpeechError saying what to mend when only an
+    incomplete one is there (an interrupted copy), or a NoModel saying how to get one."""
     for model in installed_models():
         if model.language == language:
             return model.path
-    raise SpeechError(
+    for folder in (REPO_MODELS_DIR, user_models_dir()):
+        for sub in sorted(folder.iterdir()) if folder.is_dir() else ():
+            if sub.is_dir() and not sub.name.startswith(".") and model_language(sub.name) == language:
+                raise SpeechError(f"The folder {sub} is not a complete Vosk speech model: some of its files are "
+                                  f"missing. Remove it and run: voicegame models fetch {language}")
+    raise NoModel(
         f"There is no {_language_name(language)} speech model on this computer. "
         f"To get one, run: voicegame models fetch {language}"
     )
