@@ -121,6 +121,7 @@ def _header_changed(data_dir: Path, **changes) -> Path:
     ({"lang": "fr"}, "in a language this version does not speak \\(fr\\)"),
     ({"format": "voicegame/journal-2"}, "saved by another version of voicegame, so this version cannot resume it"),
     ({"game_format": "voicegame/game-2"}, "saved by another version of voicegame, so this version cannot resume it"),
+    ({"format": "voicegame/journal-2", "game": None}, "saved by another version of voicegame"),  # laid out anew
 ])
 def test_a_game_from_another_version_is_refused_in_one_sentence(data_dir, changes, message):
     with pytest.raises(JournalError, match=message):

@@ -127,11 +127,11 @@ def load_journal(path: Path) -> Resumed:
     if not isinstance(header, dict) or not str(header.get("format")).startswith("voicegame/journal-"):
         raise JournalError(f"{path.name} is not a saved voicegame game.")
     setup = header.get("game")
-    if not isinstance(setup, dict):
-        raise JournalError(f"The saved game {path.name} has no set-up, so it cannot be resumed.")
-    if header["format"] != FORMAT or setup.get("format") != GAME_FORMAT:
+    if header["format"] != FORMAT or isinstance(setup, dict) and setup.get("format") != GAME_FORMAT:
         raise JournalError(f"The saved game {path.name} was saved by another version of voicegame,"
                            " so this version cannot resume it.")
+    if not isinstance(setup, dict):
+        raise JournalError(f"The saved game {path.name} has no set-up, so it cannot be resumed.")
     try:
         game = Game.from_json({**setup, "actions": []})
     except (PositionError, ValueError) as exc:

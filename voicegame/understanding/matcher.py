@@ -190,10 +190,10 @@ class Understander:
             (family, v, tuple(importance(w) for w in v), v) for family, v in self.phrases.heads]
         self._player_variants = [(p, v, tuple(1.0 for _ in v), v) for p, v in self.phrases.players.items()]
         self._player_variants += [(_NOT_PLAYING, (w,), (1.0,), (w,)) for w in self.phrases.others]
-        self._name_words = self.phrases.words()
+        self._words = self.phrases.words()
         # The words that name someone or a card ("bun", "painter", "ben"; not "the" or "family").
-        self.name_words = frozenset(w for w in self._name_words if importance(w) == 1.0)
-        self._sounds = SoundTable(self._name_words)
+        self.name_words = frozenset(w for w in self._words if importance(w) == 1.0)
+        self._sounds = SoundTable(self._words)
         # "weightlifter(s)" said as one word for the two-word "weight lifter".
         self._joined: dict[str, tuple[str, ...]] = {}
         for variants in self.phrases.cards.values():
@@ -235,7 +235,7 @@ class Understander:
         i = 0
         while i < len(words):
             w = words[i]
-            if i + 1 < len(words) and w + words[i + 1] in self._name_words:
+            if i + 1 < len(words) and w + words[i + 1] in self._words:
                 out.append(w + words[i + 1])
                 i += 2
                 continue
