@@ -940,3 +940,25 @@ def test_a_dutch_turn_over_may_be_a_digit():
         table, _ = _table(game, {}, lambda t: None, lang="nl")
         table.handle("Alice", answer)
         assert [type(a).__name__ for a in game.actions] == ["Ask", "Flip"] and game.actions[1].slot == 1
+
+
+def test_a_game_that_can_no_longer_be_saved_says_so_once_and_plays_on(tmp_path, monkeypatch):
+    """A full disk mid-game: one sentence, and the game goes on unsaved (it ended in a traceback)."""
+    from voicegame.table.journal import Journal
+
+    monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path))
+    game = _alice_to_move()
+    journal = Journal.new(game, {"bots": {"Ben": "random", "Cara": "random"}, "lang": "en"})
+
+    def disk_full(text):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(journal._file, "write", disk_full)
+    miss = _miss_for(game, "Alice")
+    table, out = _run_lines(game, [_say(game, miss), "quit"], bots={"Ben": "random", "Cara": "random"},
+                            journal=journal)
+    table.run()
+    told = [line for line in out.lines() if "cannot be saved" in line]
+    assert told == [f"From here on this game cannot be saved in {tmp_path / 'games'} (no space left on device),"
+                    " so it goes on unsaved."]
+    assert len(game.actions) > 1 and table.journal is None  # the computer players played on

@@ -74,9 +74,13 @@ class Journal:
         return cls(_new_path(), {**header, "resumed_from": path.name}, resumed.entries)
 
     def _write(self, entry: dict[str, Any]) -> None:
-        self._file.write(json.dumps(entry, ensure_ascii=False) + "\n")
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        try:
+            self._file.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            self._file.flush()
+            os.fsync(self._file.fileno())
+        except OSError as exc:  # a full disk, a removed USB stick
+            raise JournalError(f"From here on this game cannot be saved in {self.path.parent} "
+                               f"({(exc.strerror or 'a write error').lower()}), so it goes on unsaved.") from None
 
     def action(self, action: Action) -> None:
         self._write({"action": action.to_json()})

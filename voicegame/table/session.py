@@ -14,7 +14,7 @@ from typing import Callable, Protocol
 from voicegame.bots import Bot, make_bot
 from voicegame.engine import Ask, Flip, Game, IllegalAction, Pass
 from voicegame.speech.base import Hearing
-from voicegame.table.journal import Journal
+from voicegame.table.journal import Journal, JournalError
 from voicegame.table.narration import Narrator, you_form
 from voicegame.table.output import Output
 from voicegame.table.setup import parse_number
@@ -263,10 +263,23 @@ class TextTable:
         return 0
 
     def _record(self, action: Ask | Flip | Pass) -> None:
-        if self.journal:
-            self.journal.action(action)
-            if self.game.over:
-                self.journal.finish(self.game.winners)
+        self._save(lambda journal: journal.action(action))
+        if self.game.over:
+            self._save(lambda journal: journal.finish(self.game.winners))
+
+    def _save(self, write: Callable[[Journal], None]) -> None:
+        """Write to the journal; if it cannot be written any more, say so once and play on unsaved."""
+        if self.journal is None:
+            return
+        try:
+            write(self.journal)
+        except JournalError as exc:
+            journal, self.journal = self.journal, None
+            self.say(str(exc))
+            try:
+                journal.close()
+            except OSError:
+                pass  # already said: it cannot be written
 
     # ---------------------------------------------------------------- input
 
@@ -556,8 +569,7 @@ class TextTable:
         mark = self.human_marks.pop()
         steps = len(g.actions) - mark
         g.undo(steps)
-        if self.journal:
-            self.journal.undo(steps)
+        self._save(lambda journal: journal.undo(steps))
         self._make_bots()
         self.say(self.p("undone", player=g.current_player))
 
