@@ -259,6 +259,15 @@ def test_a_game_that_cannot_be_saved_says_so_first_and_plays_on_unsaved(tmp_path
     assert lines[-1] == "Game stopped."
 
 
+def test_a_dutch_game_that_cannot_be_saved_says_so_in_dutch(tmp_path):
+    (tmp_path / "games").write_text("not a folder")
+    proc = run_cli("play", "--players", "Alice", "--bots", "2", "--seed", "3", "--lang", "nl", stdin="stop\n",
+                   env={"VOICEGAME_DATA_DIR": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0].startswith(
+        f"Dit spel wordt niet bewaard. Spellen kunnen niet worden bewaard in {tmp_path / 'games'} (")
+
+
 def test_ctrl_c_in_an_unsaved_game_does_not_promise_a_resume(capsys):
     from voicegame.cli import _run_table
 
@@ -269,6 +278,9 @@ def test_ctrl_c_in_an_unsaved_game_does_not_promise_a_resume(capsys):
     table = TextTable(game, {"Ben": "random"}, interrupted, Lines(lambda line: None))
     assert _run_table(table) == 130
     assert capsys.readouterr().out == "Game stopped. It was not saved.\n"
+    dutch = TextTable(game, {"Ben": "random"}, interrupted, Lines(lambda line: None), lang="nl")
+    assert _run_table(dutch) == 130
+    assert capsys.readouterr().out == "Het spel is gestopt. Het is niet bewaard.\n"
 
 
 def test_resuming_a_game_from_another_version_is_one_sentence(tmp_path):

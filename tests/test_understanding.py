@@ -167,6 +167,14 @@ def test_commands(jaques):
     assert dutch.understand("wat hoorde je", asker="Alice").intent == "heard"
 
 
+def test_one_key_answers_are_typed_yes_and_no(jaques):
+    assert [jaques.understand(k, asker="Alice").intent for k in ("y", "N", "n.")] == ["yes", "no", "no"]
+    dutch = Understander(load_deck("jaques"), PLAYERS, lang="nl")
+    assert [dutch.understand(k, asker="Alice").intent for k in ("j", "n")] == ["yes", "no"]
+    # Only typed: a recognizer's lone letter is no answer.
+    assert jaques.understand(["n"], asker="Alice").intent != "no"
+
+
 def test_dutch_requests():
     u = Understander(load_deck("jaques"), PLAYERS, lang="nl")
     r = u.understand("Ben, Meneer Brood de Bakker, alstublieft", asker="Alice")

@@ -23,6 +23,7 @@ from voicegame.decks import Deck, DeckError, builtin_decks, load_deck
 from voicegame.engine import PROFILES, Game, IllegalAction, PositionError, RuleError, Rules, action_from_json, profile
 from voicegame.engine.rules import parse_rule_value
 from voicegame.table.journal import Journal, JournalError, latest_journal, load_journal
+from voicegame.table.narration import PROMPTS
 from voicegame.table.output import Lines
 from voicegame.table.session import TextTable
 from voicegame.table.setup import set_up
@@ -128,7 +129,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = Game(players, rules=rules, deck=deck, seed=seed)
     levels = {n: settings.level for n in bot_names}
     journal, unsaved = (None, None) if args.no_save else _saving(
-        lambda: Journal.new(game, {"bots": levels, "lang": settings.lang}))
+        lambda: Journal.new(game, {"bots": levels, "lang": settings.lang}), settings.lang)
     return _play(game, levels, settings.lang, journal, args, voice, unsaved)
 
 
@@ -141,13 +142,13 @@ def _last_words(line: str, voice: VoiceIO | None) -> None:
         voice.close()
 
 
-def _saving(open_journal: Callable[[], Journal]) -> tuple[Journal | None, str | None]:
+def _saving(open_journal: Callable[[], Journal], lang: str) -> tuple[Journal | None, str | None]:
     """The journal, or None and the sentence the players must hear: the game goes on, but nobody
     may think it is being saved when it is not."""
     try:
         return open_journal(), None
     except JournalError as exc:
-        return None, f"This game will not be saved. {exc}"
+        return None, PROMPTS.get(lang, PROMPTS["en"])["unsaved"].format(why=exc.said(lang))
 
 
 def _use_settings(args: argparse.Namespace, settings: Settings) -> None:
@@ -206,7 +207,7 @@ def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None
     if unsaved:
         table.say(unsaved)
     if args.audio_in and (args.voice is False or args.asr == "text"):
-        table.say(f"The recording {args.audio_in} is not used, because this game is typed.")
+        table.say(table.p("recording_unused", path=args.audio_in))
     try:
         return _run_table(table)
     finally:
@@ -371,8 +372,7 @@ def _run_table(table: TextTable) -> int:
     try:
         return table.run()
     except KeyboardInterrupt:
-        line = ("Game stopped. voicegame play --resume carries on where you left off." if table.journal
-                else "Game stopped. It was not saved.")
+        line = table.p("stopped_saved" if table.journal else "stopped_unsaved")
         from voicegame.table.voice import VoiceIO
 
         if isinstance(table.out, VoiceIO):  # spoken too, cutting short whatever was still being said
@@ -398,9 +398,10 @@ def _resume(args: argparse.Namespace) -> int:
         _out(problem)
     if resumed.finished or resumed.game.over:
         return _fail("That game is already over. Start a new one with: voicegame play")
-    journal, unsaved = _saving(lambda: Journal.resume(resumed, path))
+    lang = resumed.header.get("lang", "en")
+    journal, unsaved = _saving(lambda: Journal.resume(resumed, path), lang)
     levels = dict(resumed.header.get("bots", {}))
-    return _play(resumed.game, levels, resumed.header.get("lang", "en"), journal, args, unsaved=unsaved)
+    return _play(resumed.game, levels, lang, journal, args, unsaved=unsaved)
 
 
 def cmd_decks(args: argparse.Namespace) -> int:

@@ -28,7 +28,20 @@ FORMAT = "voicegame/journal-1"
 
 
 class JournalError(ValueError):
-    """A journal that cannot be resumed (or written) at all; the message says why, in a sentence."""
+    """A journal that cannot be resumed (or written) at all; the message says why, in a sentence.
+
+    A game that cannot be saved is told to its players in their language: ``key`` names the
+    sentence in the table's PROMPTS, filled with ``fields``."""
+
+    def __init__(self, message: str, key: str | None = None, **fields: str) -> None:
+        super().__init__(message)
+        self.key, self.fields = key, fields
+
+    def said(self, lang: str) -> str:
+        """The message in ``lang``, for the table to say."""
+        if self.key is None:
+            return str(self)
+        return PROMPTS.get(lang, PROMPTS["en"])[self.key].format(**self.fields)
 
 
 def data_dir() -> Path:
@@ -79,8 +92,9 @@ class Journal:
             self._file.flush()
             os.fsync(self._file.fileno())
         except OSError as exc:  # a full disk, a removed USB stick
-            raise JournalError(f"From here on this game cannot be saved in {self.path.parent} "
-                               f"({(exc.strerror or 'a write error').lower()}), so it goes on unsaved.") from None
+            fields = {"folder": str(self.path.parent), "reason": (exc.strerror or "a write error").lower()}
+            raise JournalError(PROMPTS["en"]["cannot_save_more"].format(**fields), "cannot_save_more",
+                               **fields) from None
 
     def action(self, action: Action) -> None:
         self._write({"action": action.to_json()})
@@ -103,8 +117,8 @@ def _cannot_save(path: Path, exc: OSError) -> JournalError:
         reason = f"{'it' if in_the_way == folder else in_the_way} is a file, not a folder"
     else:
         reason = (exc.strerror or str(exc)).lower()
-    return JournalError(f"Games cannot be saved in {folder} ({reason}): set VOICEGAME_DATA_DIR to a folder"
-                        " you can write to, or play with --no-save.")
+    fields = {"folder": str(folder), "reason": reason}
+    return JournalError(PROMPTS["en"]["cannot_save"].format(**fields), "cannot_save", **fields)
 
 
 @dataclass

@@ -80,6 +80,13 @@ PROMPTS: dict[str, dict[str, str]] = {
         "resuming": "Resuming after {n} actions.", "resuming_one": "Resuming after 1 action.",
         "input_ended": "Input ended, so the game stops here.",
         "stopped": "Game stopped.",
+        "stopped_saved": "Game stopped. voicegame play --resume carries on where you left off.",
+        "stopped_unsaved": "Game stopped. It was not saved.",
+        "unsaved": "This game will not be saved. {why}",
+        "cannot_save": "Games cannot be saved in {folder} ({reason}): set VOICEGAME_DATA_DIR to a folder you can"
+                       " write to, or play with --no-save.",
+        "cannot_save_more": "From here on this game cannot be saved in {folder} ({reason}), so it goes on unsaved.",
+        "recording_unused": "The recording {path} is not used, because this game is typed.",
         "commands": "Other commands: hand, status, history, repeat, undo, help, quit.",
         "commands_voice": "Other commands: my hand, status, history, repeat, what did you hear, undo, help,"
                           " slower, faster, more detail, less detail, pause, quit.",
@@ -131,6 +138,14 @@ PROMPTS: dict[str, dict[str, str]] = {
         "resuming": "We gaan verder na {n} zetten.", "resuming_one": "We gaan verder na 1 zet.",
         "input_ended": "De invoer is op, dus het spel stopt hier.",
         "stopped": "Het spel is gestopt.",
+        "stopped_saved": "Het spel is gestopt. Met voicegame play --resume ga je verder waar je was.",
+        "stopped_unsaved": "Het spel is gestopt. Het is niet bewaard.",
+        "unsaved": "Dit spel wordt niet bewaard. {why}",
+        "cannot_save": "Spellen kunnen niet worden bewaard in {folder} ({reason}): zet VOICEGAME_DATA_DIR op een map"
+                       " waarin je mag schrijven, of speel met --no-save.",
+        "cannot_save_more": "Vanaf nu kan dit spel niet meer worden bewaard in {folder} ({reason}), dus het gaat"
+                            " verder zonder te bewaren.",
+        "recording_unused": "De opname {path} wordt niet gebruikt, want dit spel wordt getypt.",
         "commands": "Andere opdrachten: hand, stand, geschiedenis, herhaal, terug, help, stop.",
         "commands_voice": "Andere opdrachten: mijn hand, stand, geschiedenis, herhaal, wat hoorde je, terug, help,"
                           " langzamer, sneller, meer uitleg, korter, pauze, stop.",

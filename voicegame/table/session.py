@@ -275,7 +275,7 @@ class TextTable:
             write(self.journal)
         except JournalError as exc:
             journal, self.journal = self.journal, None
-            self.say(str(exc))
+            self.say(exc.said(self.narrator.lang))
             try:
                 journal.close()
             except OSError:

@@ -211,6 +211,8 @@ class Understander:
                                   if any("{family}" in seq for seq in seqs)}
         self._exact = {intent: set(seqs) for intent, seqs in {**self.grammar.requests,
                                                                **self.grammar.commands}.items()}
+        # A keyboard answer of one key: "y" or "n" (Dutch "j" or "n"), from the first word of each answer.
+        self._keys = {self.grammar.commands[intent][0][0][0]: intent for intent in ("yes", "no")}
 
     # ----------------------------------------------------------------- API
 
@@ -220,6 +222,8 @@ class Understander:
         texts = [heard] if isinstance(heard, str) else list(heard)
         if not texts or not any(t.strip() for t in texts):
             return Understanding(text="", intent="none", reason="I heard nothing.")
+        if isinstance(heard, str) and (key := normalize(heard)) in {(k,) for k in self._keys}:
+            return Understanding(text=heard, intent=self._keys[key[0]], confidence=1.0)
         hyps: list[_Hypothesis] = []
         polite = False
         for rank, text in enumerate(texts):
