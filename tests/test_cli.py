@@ -401,3 +401,57 @@ def test_ctrl_c_in_a_spoken_game_stops_the_speech_and_says_the_game_stopped():
     table = TextTable(game, {"Ben": "random"}, ctrl_c, VoiceIO(None, speaker, (), print))
     assert cli._run_table(table) == 130
     assert speaker.heard[-2:] == ["<stopped>", "Game stopped. It was not saved."]
+
+
+def _terminal_main(monkeypatch, tmp_path, answers: list[str]) -> list[str]:
+    """``voicegame play`` with no options at a terminal, typed ``answers``; the lines it printed."""
+    from voicegame import cli
+
+    monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path))
+    monkeypatch.setattr(cli.sys, "stdin", type("Terminal", (), {"isatty": staticmethod(lambda: True)})())
+    monkeypatch.setattr(cli, "_open_voice", lambda args, lang: None)
+    printed: list[str] = []
+    monkeypatch.setattr(cli, "_out", printed.append)
+    monkeypatch.setattr(cli, "_read_line", lambda: answers.pop(0) if answers else None)
+    cli.main([])
+    return printed
+
+
+def _unfinished_game(tmp_path, monkeypatch) -> Game:
+    from voicegame.table.journal import Journal
+
+    monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path))
+    game = Game(["Alice", "Ben", "Cara"], rules=profile("guide"), seed=5)
+    journal = Journal.new(game, {"bots": {"Ben": "memory", "Cara": "memory"}, "lang": "en"})
+    action = make_bot("random", game, "Alice", seed=1).choose()
+    game.apply(action)
+    journal.action(action)
+    journal.close()
+    return game
+
+
+def test_play_with_no_options_offers_the_last_unfinished_game_first(monkeypatch, tmp_path):
+    """A crash or a closed window costs nothing, also for a player who never heard of --resume."""
+    game = _unfinished_game(tmp_path, monkeypatch)
+    printed = _terminal_main(monkeypatch, tmp_path, ["", "quit", "yes"])
+    assert printed[0] == ("Your last game, with Alice, Ben and Cara, stopped after 1 move today. Carry it on?"
+                          " Say yes or press Enter to carry on, or say new.")
+    assert "Resuming after 1 action." in printed
+    assert not any(line.startswith("New game") for line in printed)
+    assert len(game.actions) == 1
+
+
+def test_saying_new_to_the_unfinished_game_goes_on_to_a_new_one_and_keeps_the_old(monkeypatch, tmp_path):
+    _unfinished_game(tmp_path, monkeypatch)
+    printed = _terminal_main(monkeypatch, tmp_path, ["new", "quit"])
+    assert printed[1] == "A new game, then. voicegame play --resume carries the other on later."
+    assert printed[2].startswith("New game: You against 2 computer players")
+    assert len(list((tmp_path / "games").glob("*.jsonl"))) == 1  # the old one is still there
+
+
+def test_a_game_left_a_month_ago_is_not_offered_before_a_new_one(monkeypatch, tmp_path):
+    _unfinished_game(tmp_path, monkeypatch)
+    (path,) = (tmp_path / "games").glob("*.jsonl")
+    month_ago = path.stat().st_mtime - 30 * 86400
+    os.utime(path, (month_ago, month_ago))
+    assert _terminal_main(monkeypatch, tmp_path, ["quit"])[0].startswith("New game")

@@ -7,6 +7,7 @@ scripts, tests and the later speech layers.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import queue
@@ -26,7 +27,7 @@ from voicegame.table.journal import Journal, JournalError, latest_journal, load_
 from voicegame.table.narration import PROMPTS
 from voicegame.table.output import Lines
 from voicegame.table.session import TextTable
-from voicegame.table.setup import set_up
+from voicegame.table.setup import carry_on, set_up
 from voicegame.understanding import GrammarError, Understander, Understanding, normalize
 from voicegame.understanding.words import similarity
 
@@ -105,16 +106,23 @@ def cmd_play(args: argparse.Namespace) -> int:
         voice = _open_voice(args, settings.lang) if args.voice is not False else None
         dutch = settings.lang == "nl"
         try:
-            settings = _talk_set_up(settings, voice)
+            again: bool | None = False
+            if (unfinished := _recent_unfinished()) is not None:
+                again = _talk(voice, lambda ask, say, **how: carry_on(*unfinished[1:], ask, say, lang=settings.lang,
+                                                                     **how))
+            if again:
+                args.resume = str(unfinished[0])
+            elif again is not None:
+                settings = _talk(voice, lambda ask, say, **how: set_up(settings, ask, say, **how))
         except KeyboardInterrupt:  # Ctrl+C: stop as a game does, without a traceback
             _last_words("Gestopt voordat het spel begon." if dutch else "Stopped before the game began.", voice)
             return 130
-        if settings is None:
+        if again is None or settings is None:
             _last_words("Geen spel deze keer. Tot ziens." if dutch else "No game this time. Goodbye.", voice)
             return 0
         _use_settings(args, settings)
     if args.resume:
-        return _resume(args)
+        return _resume(args, voice)
     rules = _rules_from_args(args)
     deck = load_deck(args.deck or rules.deck, three_generations=rules.three_generations)
     humans = [] if only_bots else list(settings.players)
@@ -162,17 +170,39 @@ def _use_settings(args: argparse.Namespace, settings: Settings) -> None:
                      if settings.source("children") == COMMAND_LINE or name in settings.players]
 
 
-def _talk_set_up(settings: Settings, voice: VoiceIO | None) -> Settings | None:
-    """The set-up conversation, spoken and heard when the voice is on (typed words count too, but
-    Enter alone stops the speech there, so the questions say "keep" rather than "press Enter")."""
+def _talk(voice: VoiceIO | None, conversation: Callable[..., Any]) -> Any:
+    """A conversation before the game (``carry_on``, ``set_up``), spoken and heard when the voice is
+    on (typed words count too, but Enter alone stops the speech there, so the questions say "keep"
+    rather than "press Enter")."""
     from voicegame.speech.base import SpeechError
 
     if voice is not None:
         try:
-            return set_up(settings, voice.ask, voice.public, typing=False, listen_for=voice.listen_for)
+            return conversation(voice.ask, voice.public, typing=False, listen_for=voice.listen_for)
         except SpeechError as exc:
             _out(_typing_instead(exc))
-    return set_up(settings, lambda question: (_out(question), _read_line())[1], _out)
+    return conversation(lambda question: (_out(question), _read_line())[1], _out)
+
+
+# An unfinished game older than this is not offered before a new one (``--resume`` still finds it).
+OFFER_DAYS = 14
+
+
+def _recent_unfinished() -> tuple[Path, list[str], int, int] | None:
+    """The last unfinished game, if it was played in the last ``OFFER_DAYS``: its file, players,
+    moves and days since."""
+    path = latest_journal()
+    if path is None:
+        return None
+    try:
+        played = datetime.date.fromtimestamp(path.stat().st_mtime)
+        resumed = load_journal(path)
+    except (OSError, JournalError):
+        return None
+    days = (datetime.date.today() - played).days
+    if days > OFFER_DAYS or resumed.game.over:
+        return None
+    return path, list(resumed.game.players), len(resumed.game.actions), days
 
 
 def cmd_config(args: argparse.Namespace) -> int:
@@ -386,7 +416,7 @@ def _run_table(table: TextTable) -> int:
             table.journal.close()
 
 
-def _resume(args: argparse.Namespace) -> int:
+def _resume(args: argparse.Namespace, voice: VoiceIO | None = None) -> int:
     path = latest_journal() if args.resume == "latest" else Path(args.resume)
     if path is None:
         return _fail("There is no unfinished game to resume. Start one with: voicegame play --players You --bots 2")
@@ -401,7 +431,7 @@ def _resume(args: argparse.Namespace) -> int:
     lang = resumed.header.get("lang", "en")
     journal, unsaved = _saving(lambda: Journal.resume(resumed, path), lang)
     levels = dict(resumed.header.get("bots", {}))
-    return _play(resumed.game, levels, lang, journal, args, unsaved=unsaved)
+    return _play(resumed.game, levels, lang, journal, args, voice, unsaved)
 
 
 def cmd_decks(args: argparse.Namespace) -> int:

@@ -22,8 +22,8 @@ from voicegame.table.narration import names_list
 from voicegame.understanding.grammar import load_grammar
 from voicegame.understanding.words import normalize, similarity
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "SENTENCES", "SOURCE", "answer_grammar", "names_grammar", "parse_names",
-           "parse_number", "set_up", "summary"]
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "SENTENCES", "SOURCE", "answer_grammar", "carry_on", "names_grammar",
+           "parse_names", "parse_number", "set_up", "summary"]
 
 # The engine takes 2 to 12 players; the conversation offers up to 6, a family table where
 # turns come round quickly and every name can still be told apart by ear.
@@ -77,6 +77,12 @@ SENTENCES: dict[str, dict[str, str]] = {
                           " name at a time, then finished, or say none. Now {now}. Say same to keep it.",
         "name_check": "{names}? Say yes or no.", "name_next": "Next name, or say finished.",
         "name_again": "Say the name again, or type it.",
+        "unfinished": "Your last game, with {players}, stopped after {moves}{when}. Carry it on? {how}",
+        "move": "1 move", "moves": "{n} moves", "today": " today", "yesterday": " yesterday",
+        "days_ago": ", {n} days ago",
+        "how_resume_typing": "Say yes or press Enter to carry on, or say new.",
+        "how_resume_voice": "Say yes to carry on, or say new.",
+        "new_instead": "A new game, then. voicegame play --resume carries the other on later.",
     },
     "nl": {
         "and": "en", "or": "of", "computer": "{n} computerspeler", "computers": "{n} computerspelers",
@@ -124,6 +130,12 @@ SENTENCES: dict[str, dict[str, str]] = {
                           " houden.",
         "name_check": "{names}? Zeg ja of nee.", "name_next": "Volgende naam, of zeg klaar.",
         "name_again": "Zeg de naam nog eens, of typ hem.",
+        "unfinished": "Je laatste spel, met {players}, stopte na {moves}{when}. Verder spelen? {how}",
+        "move": "1 zet", "moves": "{n} zetten", "today": ", vandaag", "yesterday": ", gisteren",
+        "days_ago": ", {n} dagen geleden",
+        "how_resume_typing": "Zeg ja of druk op Enter om verder te spelen, of zeg nieuw.",
+        "how_resume_voice": "Zeg ja om verder te spelen, of zeg nieuw.",
+        "new_instead": "Dan een nieuw spel. Met voicegame play --resume speel je het andere later verder.",
     },
 }
 
@@ -148,7 +160,9 @@ _YES = {"yes", "yeah", "yep", "y", "sure", "ja", "jawel"}
 _KEEP = {"keep", "same", "skip", "next", "fine", "houden", "zelfde", "hetzelfde", "volgende", "goed"}
 # The offer's own "yes" and "change", to guess at an answer that is nearly one of them.
 _OFFER_WORDS = {"en": ("yes", "change"), "nl": ("ja", "wijzig")}
-_DONE = {"finished", "done", "klaar"}  # the last name has been said ("done" is heard as "dan")
+_DONE = {"finished", "done", "klaar"}
+# "No" to the last unfinished game: a new one instead.
+_NEW = {"new", "no", "nope", "n", "change", "nieuw", "nee", "wijzig", "anders"}  # the last name has been said ("done" is heard as "dan")
 
 
 class _Ended(Exception):
@@ -157,10 +171,10 @@ class _Ended(Exception):
 
 # What a recognizer listens for during the spoken set-up: the answers the conversation takes.
 _SPOKEN = {
-    "en": ("yes", "yeah", "start", "okay", "change", "no", "quit", "stop", "keep", "same", "next",
+    "en": ("yes", "yeah", "start", "okay", "change", "no", "new", "quit", "stop", "keep", "same", "next",
            "zero", "none", "one", "two", "three", "four", "five", "six", "finished"),
-    "nl": ("ja", "goed", "start", "beginnen", "wijzig", "anders", "nee", "stoppen", "stop", "houden", "zelfde",
-           "volgende", "nul", "geen", "een", "twee", "drie", "vier", "vijf", "zes", "klaar"),
+    "nl": ("ja", "goed", "start", "beginnen", "wijzig", "anders", "nee", "nieuw", "stoppen", "stop", "houden",
+           "zelfde", "volgende", "nul", "geen", "een", "twee", "drie", "vier", "vijf", "zes", "klaar"),
 }
 
 
@@ -484,6 +498,37 @@ class _Conversation:
         else:
             return settings
         return settings.changed(SOURCE, bots=bots)
+
+
+def carry_on(players: Sequence[str], moves: int, days: int, ask: Callable[[str], str | None],
+             say: Callable[[str], None], *, lang: str = "en", typing: bool = True, tries: int = TRIES,
+             listen_for: Callable[..., None] | None = None) -> bool | None:
+    """Before a new game, offer the last unfinished one (``days`` since it was last played): True
+    carries it on, False goes on to a new game, None: quit. A crash, a flat battery or a closed
+    window then costs nothing, also for a player who never heard of ``--resume``."""
+    conversation = _Conversation(ask, say, typing, tries, lang, listen_for)
+    t = conversation.t
+    when = t("today") if days <= 0 else t("yesterday") if days == 1 else t("days_ago", n=days)
+    how = t("how_resume_typing" if typing else "how_resume_voice")
+    question = t("unfinished", players=_listed(players, lang, "and"), when=when, how=how,
+                 moves=t("move") if moves == 1 else t("moves", n=moves))
+    try:
+        for _ in range(tries):
+            answer = conversation.ask(question)
+            words = set(normalize(answer))
+            if not words or words & _START:
+                return True
+            if words & _NEW:
+                break
+            if heard := _pick(answer, [*_OFFER_WORDS.get(lang, _OFFER_WORDS["en"])[:1], "new", "nieuw"]):
+                if heard not in ("new", "nieuw"):
+                    return True
+                break
+            question = t("again", how=how)
+    except _Ended:
+        return None
+    say(t("new_instead"))
+    return False
 
 
 def set_up(settings: Settings, ask: Callable[[str], str | None], say: Callable[[str], None], *,
