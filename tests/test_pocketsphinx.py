@@ -217,6 +217,43 @@ def test_table_talk_heard_as_a_card_named_by_its_trade_alone_is_asked_about(reco
     assert as_heard(game[3], carpenter, "Alice", None, "cards").card == "chip:mr" and not carpenter.poor_fits
 
 
+def _checked(game, voices, checker_players=PLAYERS):
+    """A recognizer checked by a second PocketSphinx (as an English Vosk model is), each warmed up
+    on one request; the checker may listen for other players."""
+    from voicegame.speech.checked import CheckedRecognizer
+
+    primary, checker = _recognizer(game), _recognizer(game)
+    both = CheckedRecognizer(primary, checker)
+    both.set_grammar(*game[:3])
+    if checker_players != PLAYERS:
+        checker.set_grammar(*speech_grammar(load_grammar("en"), Phrases(load_deck("jaques"), checker_players, "en")))
+    both.hear(voices.render("Dan, is Mr. Bun the Baker at home?"))
+    return both, primary
+
+
+def test_a_second_recognizer_that_hears_the_same_names_keeps_a_hearing_sure(voices, game):
+    both, primary = _checked(game, voices)
+    hearing = both.hear(voices.render("Cara, is Mr. Pots the painter at home?"))
+    assert (hearing.text, hearing.sure) == ("cara is mister pots the painter at home", True)
+
+
+def test_a_second_recognizer_that_hears_other_names_makes_a_sure_hearing_unsure(voices, game):
+    """The checker listens for Kim, not Cara: it cannot hear Cara, so the two disagree on a request
+    the first is sure of, and it is asked about. The words heard stay the first recognizer's."""
+    pcm = voices.render("Cara, is Mr. Pots the painter at home?")
+    both, primary = _checked(game, voices, checker_players=("Alice", "Ben", "Kim", "Dan"))
+    hearing = both.hear(pcm)
+    assert hearing.text == "cara is mister pots the painter at home" and not hearing.sure
+    assert primary.hear(pcm).sure
+
+
+def test_a_second_recognizer_that_finds_a_name_word_fitting_poorly_makes_it_unsure(voices, game):
+    both, primary = _checked(game, voices)
+    pcm = voices.render("Ben, pass me the paper please.")
+    assert not both.hear(pcm).sure
+    assert primary.hear(pcm).sure
+
+
 def test_espeak_requests_are_never_a_wrong_move(recognizer, voices, game):
     """Robotic voices fit the acoustic model badly: most are rejected, but none is misheard as a
     confident, wrong move."""

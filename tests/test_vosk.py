@@ -213,3 +213,18 @@ def test_auto_says_so_once_however_many_recognizers_are_made(tmp_path, monkeypat
     for _ in range(2):  # transcribe makes one for every file
         make_recognizer("auto", "en")
     assert capsys.readouterr().err.count("instead of Vosk") == 1
+
+
+def test_an_english_vosk_model_is_checked_by_pocketsphinx_and_another_language_is_not(monkeypatch):
+    """Vosk's confidence was never tuned on English (no English model here): in English what it is
+    sure of is checked by PocketSphinx, whose checks were (``speech.checked``)."""
+    pytest.importorskip("pocketsphinx", reason="pip install pocketsphinx")
+    import voicegame.speech.vosk_backend as vosk_backend
+    from voicegame.speech.checked import CheckedRecognizer
+
+    korean = find_model("ko")
+    monkeypatch.setattr(vosk_backend, "find_model", lambda lang: korean)  # the Korean model, standing in
+    english = make_recognizer("vosk", "en")
+    assert isinstance(english, CheckedRecognizer)
+    assert (english.primary.name, english.checker.name) == ("vosk", "pocketsphinx")
+    assert make_recognizer("vosk", "ko").name == "vosk"

@@ -2,7 +2,8 @@
 
 auto takes Vosk when a model for the language is installed (the better recognizer), else the
 PocketSphinx model that ships inside its wheel, so a fresh machine can listen with no download.
-PocketSphinx knows only English, so for another language auto says which model to fetch.
+PocketSphinx knows only English, so for another language auto says which model to fetch. In
+English, what Vosk is sure of is checked by PocketSphinx too (``checked``).
 text means no recognizer: the game speaks, and the keyboard is its ears.
 """
 
@@ -14,7 +15,7 @@ from typing import Callable
 
 from voicegame.speech.base import Recognizer, SpeechError
 
-__all__ = ["BACKENDS", "make_recognizer"]
+__all__ = ["BACKENDS", "checked_in_english", "make_recognizer"]
 
 BACKENDS = ("auto", "vosk", "pocketsphinx", "text")
 
@@ -36,7 +37,8 @@ def make_recognizer(asr: str, lang: str = "en", tell: Callable[[str], None] = _t
         from voicegame.speech.vosk_backend import NoModel, VoskRecognizer, find_model
 
         try:
-            return VoskRecognizer(find_model(lang))
+            vosk = VoskRecognizer(find_model(lang))
+            return checked_in_english(vosk) if lang == "en" else vosk
         except SpeechError as exc:
             if asr == "vosk" or lang != "en":  # PocketSphinx knows only English: what Vosk lacks is what to fix
                 raise
@@ -52,3 +54,11 @@ def make_recognizer(asr: str, lang: str = "en", tell: Callable[[str], None] = _t
     except ImportError:
         raise SpeechError("PocketSphinx is not installed, so I cannot listen. Run: pip install pocketsphinx") from None
     return PocketSphinxRecognizer()
+
+
+def checked_in_english(recognizer: Recognizer) -> Recognizer:
+    """``recognizer`` (an English Vosk model), its sure hearings checked by PocketSphinx (``checked``)."""
+    from voicegame.speech.checked import CheckedRecognizer
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+
+    return CheckedRecognizer(recognizer, PocketSphinxRecognizer())
