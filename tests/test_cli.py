@@ -417,15 +417,16 @@ def _terminal_main(monkeypatch, tmp_path, answers: list[str]) -> list[str]:
     return printed
 
 
-def _unfinished_game(tmp_path, monkeypatch) -> Game:
+def _unfinished_game(tmp_path, monkeypatch, human: str = "Alice", moves: int = 1) -> Game:
     from voicegame.table.journal import Journal
 
     monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path))
-    game = Game(["Alice", "Ben", "Cara"], rules=profile("guide"), seed=5)
+    game = Game([human, "Ben", "Cara"], rules=profile("guide"), seed=5)
     journal = Journal.new(game, {"bots": {"Ben": "memory", "Cara": "memory"}, "lang": "en"})
-    action = make_bot("random", game, "Alice", seed=1).choose()
-    game.apply(action)
-    journal.action(action)
+    for _ in range(moves):
+        action = make_bot("random", game, game.current_player, seed=1).choose()
+        game.apply(action)
+        journal.action(action)
     journal.close()
     return game
 
@@ -449,9 +450,20 @@ def test_saying_new_to_the_unfinished_game_goes_on_to_a_new_one_and_keeps_the_ol
     assert len(list((tmp_path / "games").glob("*.jsonl"))) == 1  # the old one is still there
 
 
+def test_the_offer_names_the_others_when_you_played(monkeypatch, tmp_path):
+    _unfinished_game(tmp_path, monkeypatch, human="You", moves=3)
+    printed = _terminal_main(monkeypatch, tmp_path, ["quit"])
+    assert printed[0].startswith("Your last game, with Ben and Cara, stopped after 3 moves today.")
+
+
 def test_a_game_left_a_month_ago_is_not_offered_before_a_new_one(monkeypatch, tmp_path):
     _unfinished_game(tmp_path, monkeypatch)
     (path,) = (tmp_path / "games").glob("*.jsonl")
     month_ago = path.stat().st_mtime - 30 * 86400
     os.utime(path, (month_ago, month_ago))
+    assert _terminal_main(monkeypatch, tmp_path, ["quit"])[0].startswith("New game")
+
+
+def test_a_game_left_before_its_first_move_is_not_offered(monkeypatch, tmp_path):
+    _unfinished_game(tmp_path, monkeypatch, moves=0)
     assert _terminal_main(monkeypatch, tmp_path, ["quit"])[0].startswith("New game")

@@ -189,8 +189,8 @@ OFFER_DAYS = 14
 
 
 def _recent_unfinished() -> tuple[Path, list[str], int, int] | None:
-    """The last unfinished game, if it was played in the last ``OFFER_DAYS``: its file, players,
-    moves and days since."""
+    """The last unfinished game, if it was played in the last ``OFFER_DAYS`` (and played at all): its
+    file, the other players (not "You"), moves and days since."""
     path = latest_journal()
     if path is None:
         return None
@@ -200,9 +200,9 @@ def _recent_unfinished() -> tuple[Path, list[str], int, int] | None:
     except (OSError, JournalError):
         return None
     days = (datetime.date.today() - played).days
-    if days > OFFER_DAYS or resumed.game.over:
+    if days > OFFER_DAYS or resumed.game.over or not resumed.game.actions:
         return None
-    return path, list(resumed.game.players), len(resumed.game.actions), days
+    return path, [p for p in resumed.game.players if p != "You"], len(resumed.game.actions), days
 
 
 def cmd_config(args: argparse.Namespace) -> int:
