@@ -436,7 +436,7 @@ def test_play_with_no_options_offers_the_last_unfinished_game_first(monkeypatch,
     game = _unfinished_game(tmp_path, monkeypatch)
     printed = _terminal_main(monkeypatch, tmp_path, ["", "quit", "yes"])
     assert printed[0] == ("Your last game, with Alice, Ben and Cara, stopped after 1 move today. Carry it on?"
-                          " Say yes or press Enter to carry on, or say new.")
+                          " Say yes or press Enter to carry on, or say new game.")
     assert "Resuming after 1 action." in printed
     assert not any(line.startswith("New game") for line in printed)
     assert len(game.actions) == 1

@@ -236,6 +236,22 @@ def test_the_set_up_conversation_by_voice():
     assert any(line.startswith("Ready: You against 3 computer players at expert level") for line in printed)
 
 
+@pytest.mark.parametrize("said, carry_on_game", [("yes", True), ("new game", False)])
+def test_the_last_unfinished_game_is_carried_on_or_not_by_voice(said, carry_on_game):
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.setup import carry_on
+    from voicegame.table.voice import VoiceIO
+
+    printed: list[str] = []
+    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), _microphone(said),
+                    printed.append)
+    answer = carry_on(["Ben", "Cara"], 12, 1, voice.ask, voice.public, typing=False, listen_for=voice.listen_for)
+    assert answer is carry_on_game, printed
+    assert printed[0] == ("Your last game, with Ben and Cara, stopped after 12 moves yesterday. Carry it on? Say yes"
+                          " to carry on, or say new game.")
+
+
 def test_players_named_by_voice_at_the_set_up():
     """Who is playing, and which of them is a young child, said rather than typed: the recognizer
     listens for one first name at a time, then for one of the players' names, and the person

@@ -80,8 +80,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "unfinished": "Your last game, with {players}, stopped after {moves}{when}. Carry it on? {how}",
         "move": "1 move", "moves": "{n} moves", "today": " today", "yesterday": " yesterday",
         "days_ago": ", {n} days ago",
-        "how_resume_typing": "Say yes or press Enter to carry on, or say new.",
-        "how_resume_voice": "Say yes to carry on, or say new.",
+        "how_resume_typing": "Say yes or press Enter to carry on, or say new game.",
+        "how_resume_voice": "Say yes to carry on, or say new game.",
         "new_instead": "A new game, then. voicegame play --resume carries the other on later.",
     },
     "nl": {
@@ -133,8 +133,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "unfinished": "Je laatste spel, met {players}, stopte na {moves}{when}. Verder spelen? {how}",
         "move": "1 zet", "moves": "{n} zetten", "today": ", vandaag", "yesterday": ", gisteren",
         "days_ago": ", {n} dagen geleden",
-        "how_resume_typing": "Zeg ja of druk op Enter om verder te spelen, of zeg nieuw.",
-        "how_resume_voice": "Zeg ja om verder te spelen, of zeg nieuw.",
+        "how_resume_typing": "Zeg ja of druk op Enter om verder te spelen, of zeg nieuw spel.",
+        "how_resume_voice": "Zeg ja om verder te spelen, of zeg nieuw spel.",
         "new_instead": "Dan een nieuw spel. Met voicegame play --resume speel je het andere later verder.",
     },
 }
@@ -160,9 +160,10 @@ _YES = {"yes", "yeah", "yep", "y", "sure", "ja", "jawel"}
 _KEEP = {"keep", "same", "skip", "next", "fine", "houden", "zelfde", "hetzelfde", "volgende", "goed"}
 # The offer's own "yes" and "change", to guess at an answer that is nearly one of them.
 _OFFER_WORDS = {"en": ("yes", "change"), "nl": ("ja", "wijzig")}
-_DONE = {"finished", "done", "klaar"}
-# "No" to the last unfinished game: a new one instead.
-_NEW = {"new", "no", "nope", "n", "change", "nieuw", "nee", "wijzig", "anders"}  # the last name has been said ("done" is heard as "dan")
+_DONE = {"finished", "done", "klaar"}  # the last name has been said ("done" is heard as "dan")
+# "No" to the last unfinished game: a new one instead (said as "new game": "new" alone fits the
+# recognizer's model too poorly to be taken, as "no" does).
+_NEW = {"new", "no", "nope", "n", "change", "nieuw", "nee", "wijzig", "anders"}
 
 
 class _Ended(Exception):
@@ -171,9 +172,9 @@ class _Ended(Exception):
 
 # What a recognizer listens for during the spoken set-up: the answers the conversation takes.
 _SPOKEN = {
-    "en": ("yes", "yeah", "start", "okay", "change", "no", "new", "quit", "stop", "keep", "same", "next",
+    "en": ("yes", "yeah", "start", "okay", "change", "no", "new game", "quit", "stop", "keep", "same", "next",
            "zero", "none", "one", "two", "three", "four", "five", "six", "finished"),
-    "nl": ("ja", "goed", "start", "beginnen", "wijzig", "anders", "nee", "nieuw", "stoppen", "stop", "houden",
+    "nl": ("ja", "goed", "start", "beginnen", "wijzig", "anders", "nee", "nieuw spel", "stoppen", "stop", "houden",
            "zelfde", "volgende", "nul", "geen", "een", "twee", "drie", "vier", "vijf", "zes", "klaar"),
 }
 
@@ -181,9 +182,10 @@ _SPOKEN = {
 def answer_grammar(lang: str = "en") -> tuple[list[str], str]:
     """The set-up's answers as a recognizer's word list and JSGF grammar: yes, change, keep,
     quit, a number of computer players, a level, a deck or a rules profile, one at a time."""
-    words = list(dict.fromkeys(_SPOKEN.get(lang, _SPOKEN["en"]) + tuple(BOT_LEVELS) + tuple(builtin_decks())
-                               + tuple(PROFILES)))
-    return words, f"#JSGF V1.0;\ngrammar setup_{lang};\npublic <answer> = {' | '.join(words)};\n"
+    answers = list(dict.fromkeys(_SPOKEN.get(lang, _SPOKEN["en"]) + tuple(BOT_LEVELS) + tuple(builtin_decks())
+                                 + tuple(PROFILES)))
+    words = list(dict.fromkeys(w for answer in answers for w in answer.split()))
+    return words, f"#JSGF V1.0;\ngrammar setup_{lang};\npublic <answer> = {' | '.join(answers)};\n"
 
 
 def names_grammar(lang: str = "en", names: Sequence[str] = ()) -> tuple[list[str], str]:
