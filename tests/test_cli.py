@@ -294,6 +294,23 @@ def test_resuming_a_game_from_another_version_is_one_sentence(tmp_path):
                            " level this version does not have (genius), so it cannot be resumed.\n")
 
 
+def test_resume_says_why_a_newer_game_is_passed_over(tmp_path, monkeypatch):
+    """The last game played came from another version: --resume says so before it carries on an older one."""
+    _unfinished_game(tmp_path, monkeypatch)
+    game = Game(["Alice", "Cara"], rules=profile("guide"), seed=3).to_json()
+    game.pop("actions")
+    newer = tmp_path / "games" / "zzz-newer.jsonl"
+    newer.write_text(json.dumps({"format": "voicegame/journal-1", "game": game, "bots": {"Cara": "genius"}}) + "\n")
+    proc = run_cli("play", "--resume", stdin="quit\nyes\n", env={"VOICEGAME_DATA_DIR": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[:2] == [
+        "The saved game zzz-newer.jsonl was saved by another version of voicegame, with a computer level this version"
+        " does not have (genius), so it cannot be resumed.",
+        "So I carry on the newest game that can be resumed."]
+    assert "Resuming after 1 action." in lines
+
+
 def test_step_with_a_dealer_who_is_not_playing_is_a_json_error(tmp_path):
     path = _state_file(tmp_path)
     path.write_text(json.dumps({**json.loads(path.read_text()), "dealer": "Zed"}))

@@ -417,9 +417,15 @@ def _run_table(table: TextTable) -> int:
 
 
 def _resume(args: argparse.Namespace, voice: VoiceIO | None = None) -> int:
-    path = latest_journal() if args.resume == "latest" else Path(args.resume)
+    passed_over: list[str] = []
+    path = latest_journal(passed_over) if args.resume == "latest" else Path(args.resume)
+    for why in passed_over:
+        _out(why)
     if path is None:
-        return _fail("There is no unfinished game to resume. Start one with: voicegame play --players You --bots 2")
+        return _fail(f"There is no {'other ' if passed_over else ''}unfinished game to resume. Start one with:"
+                     " voicegame play --players You --bots 2")
+    if passed_over:
+        _out("So I carry on the newest game that can be resumed.")
     try:
         resumed = load_journal(path)
     except JournalError as exc:

@@ -209,8 +209,10 @@ def _new_path() -> Path:
     return data_dir() / "games" / f"{stamp}-{os.getpid()}-{time.monotonic_ns() % 10**6}.jsonl"
 
 
-def latest_journal() -> Path | None:
-    """The most recent unfinished game (a damaged file already resumed elsewhere is skipped)."""
+def latest_journal(passed_over: list[str] | None = None) -> Path | None:
+    """The most recent unfinished game (a damaged file already resumed elsewhere is skipped). Why
+    each newer game that cannot be resumed was passed over is added to ``passed_over``: a player
+    must not take an older game for the one they last played."""
     folder = data_dir() / "games"
     if not folder.is_dir():
         return None
@@ -227,6 +229,7 @@ def latest_journal() -> Path | None:
         try:
             if not load_journal(path).finished:
                 return path
-        except JournalError:
-            continue
+        except JournalError as exc:
+            if passed_over is not None:
+                passed_over.append(str(exc))
     return None
