@@ -450,21 +450,36 @@ def _unfinished_game(tmp_path, monkeypatch, human: str = "Alice", moves: int = 1
 
 def test_play_with_no_options_offers_the_last_unfinished_game_first(monkeypatch, tmp_path):
     """A crash or a closed window costs nothing, also for a player who never heard of --resume."""
-    game = _unfinished_game(tmp_path, monkeypatch)
+    _unfinished_game(tmp_path, monkeypatch)
     printed = _terminal_main(monkeypatch, tmp_path, ["", "quit", "yes"])
     assert printed[0] == ("Your last game, with Alice, Ben and Cara, stopped after 1 move today. Carry it on?"
                           " Say yes or press Enter to carry on, or say new game.")
     assert "Resuming after 1 action." in printed
     assert not any(line.startswith("New game") for line in printed)
-    assert len(game.actions) == 1
 
 
-def test_saying_new_to_the_unfinished_game_goes_on_to_a_new_one_and_keeps_the_old(monkeypatch, tmp_path):
+@pytest.mark.parametrize("answers, carried_on", [
+    (["start a new game"], False), (["okay, new game"], False), (["no"], False), (["nieuw spel"], False),
+    (["yes please"], True), (["hmm", "what", "eh"], True)])
+def test_answers_to_the_offer(monkeypatch, tmp_path, answers, carried_on):
     _unfinished_game(tmp_path, monkeypatch)
-    printed = _terminal_main(monkeypatch, tmp_path, ["new", "quit"])
-    assert printed[1] == "A new game, then. voicegame play --resume carries the other on later."
+    printed = _terminal_main(monkeypatch, tmp_path, answers + ["quit", "yes"])
+    assert ("Resuming after 1 action." in printed) is carried_on, printed
+    assert any(line.startswith("New game") for line in printed) is not carried_on
+
+
+def test_saying_new_game_goes_on_to_a_new_one_and_the_old_is_offered_no_more(monkeypatch, tmp_path):
+    _unfinished_game(tmp_path, monkeypatch)
+    (old,) = (tmp_path / "games").glob("*.jsonl")
+    printed = _terminal_main(monkeypatch, tmp_path, ["new game", "", "quit", "yes"])
+    assert printed[1] == "A new game, then. The other one stays saved."
     assert printed[2].startswith("New game: You against 2 computer players")
-    assert len(list((tmp_path / "games").glob("*.jsonl"))) == 1  # the old one is still there
+    assert old.exists() and len(list((tmp_path / "games").glob("*.jsonl"))) == 2
+    for path in (tmp_path / "games").glob("*.jsonl"):  # the new game, finished
+        if path != old:
+            with path.open("a") as journal:
+                journal.write('{"over": ["You"]}\n')
+    assert _terminal_main(monkeypatch, tmp_path, ["quit"])[0].startswith("New game")  # not "Your last game"
 
 
 def test_the_offer_names_the_others_when_you_played(monkeypatch, tmp_path):
@@ -484,3 +499,32 @@ def test_a_game_left_a_month_ago_is_not_offered_before_a_new_one(monkeypatch, tm
 def test_a_game_left_before_its_first_move_is_not_offered(monkeypatch, tmp_path):
     _unfinished_game(tmp_path, monkeypatch, moves=0)
     assert _terminal_main(monkeypatch, tmp_path, ["quit"])[0].startswith("New game")
+
+
+def test_a_game_of_computer_players_only_is_not_offered(monkeypatch, tmp_path):
+    from voicegame.table.journal import Journal
+
+    monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path))
+    game = Game(["Ann", "Eve"], rules=profile("guide"), seed=5)
+    journal = Journal.new(game, {"bots": {"Ann": "memory", "Eve": "memory"}, "lang": "en"})
+    action = make_bot("random", game, game.current_player, seed=1).choose()
+    game.apply(action)
+    journal.action(action)
+    journal.close()
+    assert _terminal_main(monkeypatch, tmp_path, ["quit"])[0].startswith("New game")
+
+
+def test_a_saved_game_that_vanishes_while_looked_for_is_no_crash(monkeypatch, tmp_path):
+    _unfinished_game(tmp_path, monkeypatch)
+    (tmp_path / "games" / "gone.jsonl").symlink_to(tmp_path / "nowhere.jsonl")  # a broken link
+    assert _terminal_main(monkeypatch, tmp_path, ["quit"])[0].startswith("Your last game")
+
+
+def test_a_carried_on_game_keeps_its_players_when_the_config_seats_others(monkeypatch, tmp_path):
+    """The config file seats Mum, who was not in the last game: carrying it on is not an error."""
+    config = tmp_path / "config.toml"
+    config.write_text('players = ["Alice", "Mum"]\nchildren = ["Mum"]\n[seats]\nMum = "terminal"\n', "utf-8")
+    monkeypatch.setenv("VOICEGAME_CONFIG", str(config))
+    _unfinished_game(tmp_path, monkeypatch)
+    printed = _terminal_main(monkeypatch, tmp_path, ["yes", "quit", "yes"])
+    assert "Resuming after 1 action." in printed, printed

@@ -254,6 +254,27 @@ def test_a_second_recognizer_that_finds_a_name_word_fitting_poorly_makes_it_unsu
     assert primary.hear(pcm).sure
 
 
+def test_table_talk_the_second_recognizer_finds_stray_is_let_pass(voices, game):
+    """While "Did you ask Ben for Mrs. Bun?" waits, table talk comes out "yes" in the yes-or-no
+    grammar. A first recognizer with no rejection of its own (as Vosk) passes it on; the checker
+    finds it fits worse than any answer said to the game, so the table lets it pass."""
+    from voicegame.speech.checked import CheckedRecognizer
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.understanding.grammar import answer_jsgf
+
+    _need_pocketsphinx()
+    primary, checker = PocketSphinxRecognizer(reject_margin=None), _recognizer(game)
+    both = CheckedRecognizer(primary, checker)
+    both.set_grammar(*answer_jsgf(load_grammar("en"), game[3].phrases, "yes_no"))
+    both.hear(voices.render("Yes."))
+    talk = voices.render("Ben, are you going to the party on Friday?")
+    assert both.hear(talk).stray
+    heard_alone = primary.hear(talk)
+    assert heard_alone.text and not heard_alone.stray
+    answer = both.hear(voices.render("Yes."))
+    assert answer.text == "yes" and not answer.stray
+
+
 def test_espeak_requests_are_never_a_wrong_move(recognizer, voices, game):
     """Robotic voices fit the acoustic model badly: most are rejected, but none is misheard as a
     confident, wrong move."""

@@ -228,3 +228,18 @@ def test_an_english_vosk_model_is_checked_by_pocketsphinx_and_another_language_i
     assert isinstance(english, CheckedRecognizer)
     assert (english.primary.name, english.checker.name) == ("vosk", "pocketsphinx")
     assert make_recognizer("vosk", "ko").name == "vosk"
+
+
+def test_vosk_listens_alone_and_says_so_when_pocketsphinx_cannot_check_it(monkeypatch):
+    import voicegame.speech.pocketsphinx_backend as pocketsphinx_backend
+    from voicegame.speech.recognizers import checked_in_english
+
+    def missing():
+        raise SpeechError("PocketSphinx is not installed. Install it with: pip install pocketsphinx")
+
+    monkeypatch.setattr(pocketsphinx_backend, "PocketSphinxRecognizer", missing)
+    vosk = VoskRecognizer(find_model("ko"))
+    told: list[str] = []
+    assert checked_in_english(vosk, told.append) is vosk
+    assert told == ["PocketSphinx is not installed. Install it with: pip install pocketsphinx Until then Vosk"
+                    " listens alone, without PocketSphinx's second check of what it hears."]

@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from voicegame.bots import BOT_LEVELS, make_bot
 from voicegame.config import COMMAND_LINE, ConfigError, Settings, cli_values, describe, load_settings, write_example
@@ -108,10 +108,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         try:
             again: bool | None = False
             if (unfinished := _recent_unfinished()) is not None:
-                again = _talk(voice, lambda ask, say, **how: carry_on(*unfinished[1:], ask, say, lang=settings.lang,
-                                                                     **how))
+                again = _talk(voice, lambda ask, say, **how: carry_on(
+                    unfinished.others, unfinished.moves, unfinished.days, ask, say, lang=settings.lang, **how))
             if again:
-                args.resume = str(unfinished[0])
+                args.resume = str(unfinished.path)
+                if voice is not None and unfinished.lang != settings.lang:  # the game's language, not the set-up's
+                    voice.close()
+                    voice = None
             elif again is not None:
                 settings = _talk(voice, lambda ask, say, **how: set_up(settings, ask, say, **how))
         except KeyboardInterrupt:  # Ctrl+C: stop as a game does, without a traceback
@@ -122,7 +125,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             return 0
         _use_settings(args, settings)
     if args.resume:
-        return _resume(args, voice)
+        return _resume(args, settings, voice)
     rules = _rules_from_args(args)
     deck = load_deck(args.deck or rules.deck, three_generations=rules.three_generations)
     humans = [] if only_bots else list(settings.players)
@@ -188,21 +191,32 @@ def _talk(voice: VoiceIO | None, conversation: Callable[..., Any]) -> Any:
 OFFER_DAYS = 14
 
 
-def _recent_unfinished() -> tuple[Path, list[str], int, int] | None:
-    """The last unfinished game, if it was played in the last ``OFFER_DAYS`` (and played at all): its
-    file, the other players (not "You"), moves and days since."""
-    path = latest_journal()
-    if path is None:
-        return None
+class _Unfinished(NamedTuple):
+    path: Path
+    others: list[str]  # its players but "You"
+    moves: int
+    days: int  # since it was last played
+    lang: str
+
+
+def _recent_unfinished() -> _Unfinished | None:
+    """The last game played, if it is unfinished, was played in the last ``OFFER_DAYS``, had a move
+    and a human player."""
     try:
+        path = latest_journal(newest_only=True)
+        if path is None:
+            return None
         played = datetime.date.fromtimestamp(path.stat().st_mtime)
         resumed = load_journal(path)
     except (OSError, JournalError):
         return None
     days = (datetime.date.today() - played).days
-    if days > OFFER_DAYS or resumed.game.over or not resumed.game.actions:
+    bots = resumed.header.get("bots", {})
+    if days > OFFER_DAYS or resumed.game.over or not resumed.game.actions \
+            or all(p in bots for p in resumed.game.players):
         return None
-    return path, [p for p in resumed.game.players if p != "You"], len(resumed.game.actions), days
+    return _Unfinished(path, [p for p in resumed.game.players if p != "You"], len(resumed.game.actions), days,
+                       resumed.header.get("lang", "en"))
 
 
 def cmd_config(args: argparse.Namespace) -> int:
@@ -416,27 +430,41 @@ def _run_table(table: TextTable) -> int:
             table.journal.close()
 
 
-def _resume(args: argparse.Namespace, voice: VoiceIO | None = None) -> int:
+def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None = None) -> int:
+    """Carry on a saved game (``voice``: opened for the question that chose it, in its language)."""
+
+    def fail(message: str) -> int:
+        if voice is not None:  # heard, not only printed
+            voice.public(message)
+            voice.close()
+        return _fail(message)
+
     passed_over: list[str] = []
     path = latest_journal(passed_over) if args.resume == "latest" else Path(args.resume)
     for why in passed_over:
         _out(why)
     if path is None:
-        return _fail(f"There is no {'other ' if passed_over else ''}unfinished game to resume. Start one with:"
-                     " voicegame play --players You --bots 2")
+        return fail(f"There is no {'other ' if passed_over else ''}unfinished game to resume. Start one with:"
+                    " voicegame play --players You --bots 2")
     if passed_over:
         _out("So I carry on the newest game that can be resumed.")
     try:
         resumed = load_journal(path)
     except JournalError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     for problem in resumed.problems:
         _out(problem)
     if resumed.finished or resumed.game.over:
-        return _fail("That game is already over. Start a new one with: voicegame play")
+        return fail("That game is already over. Start a new one with: voicegame play")
     lang = resumed.header.get("lang", "en")
     journal, unsaved = _saving(lambda: Journal.resume(resumed, path), lang)
     levels = dict(resumed.header.get("bots", {}))
+    # Seats and young children from the config file count for the players of this game who are here.
+    humans = {p.casefold() for p in resumed.game.players if p not in levels}
+    if settings.source("seats") != COMMAND_LINE:
+        args.seat = [spec for spec in args.seat if spec.partition("=")[0].strip().casefold() in humans]
+    if settings.source("children") != COMMAND_LINE:
+        args.children = [name for name in args.children if name.casefold() in humans]
     return _play(resumed.game, levels, lang, journal, args, voice, unsaved)
 
 

@@ -6,11 +6,13 @@ English speech (the English model cannot be downloaded where this was written). 
 checks were tuned on English (``docs/pocketsphinx-tuning.md``): a free phone loop beside the grammar
 tells table talk from requests, and name words are heard again. So with an English Vosk model the
 game also decodes each utterance with PocketSphinx, and a hearing Vosk is sure of stays sure only
-when PocketSphinx hears the same name words (players, cards, families) in the same order and finds
-them fitting the audio (not ``doubtful``, no ``poor_fits``). Two recognizers this different agreeing
-is evidence against a mishearing; PocketSphinx's own sureness is not asked for, or Vosk could never
-be surer than it. The check can only turn "play at once" into "ask first" ("Did you ask Ben for Mrs.
-Bun?"); what is heard is always the first recognizer's words.
+when PocketSphinx hears the same name words (players, cards, families) in the same order and does
+not doubt them (``doubtful``; and, when it is sure itself, no ``poor_fits``). Two recognizers this
+different agreeing is evidence against a mishearing; PocketSphinx's own sureness is not asked for,
+or Vosk could never be surer than it. The check can only turn "play at once" into "ask first" ("Did
+you ask Ben for Mrs. Bun?"), or let pass what PocketSphinx finds fits worse than any command said
+to the game (``stray``: table talk heard as "yes" while a question waits). What is heard is always
+the first recognizer's words.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ class CheckedRecognizer(Recognizer):
         agree = self._name_words(heard) == self._name_words(second)
         sure = heard.sure and agree and not second.doubtful and not second.poor_fits
         return Hearing(heard.alternatives, decode_ms=heard.decode_ms + second.decode_ms, final=True, sure=sure,
-                       doubtful=heard.doubtful, stray=heard.stray,
+                       doubtful=heard.doubtful or second.stray, stray=heard.stray or second.stray,
                        ruled_out=heard.ruled_out | (second.ruled_out if agree else frozenset()),
                        poor_fits=heard.poor_fits)
 

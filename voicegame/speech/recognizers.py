@@ -38,7 +38,7 @@ def make_recognizer(asr: str, lang: str = "en", tell: Callable[[str], None] = _t
 
         try:
             vosk = VoskRecognizer(find_model(lang))
-            return checked_in_english(vosk) if lang == "en" else vosk
+            return checked_in_english(vosk, tell) if lang == "en" else vosk
         except SpeechError as exc:
             if asr == "vosk" or lang != "en":  # PocketSphinx knows only English: what Vosk lacks is what to fix
                 raise
@@ -56,9 +56,15 @@ def make_recognizer(asr: str, lang: str = "en", tell: Callable[[str], None] = _t
     return PocketSphinxRecognizer()
 
 
-def checked_in_english(recognizer: Recognizer) -> Recognizer:
-    """``recognizer`` (an English Vosk model), its sure hearings checked by PocketSphinx (``checked``)."""
+def checked_in_english(recognizer: Recognizer, tell: Callable[[str], None] = _to_stderr) -> Recognizer:
+    """``recognizer`` (an English Vosk model), its sure hearings checked by PocketSphinx (``checked``);
+    alone, saying so through ``tell``, when PocketSphinx cannot be loaded."""
     from voicegame.speech.checked import CheckedRecognizer
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
 
-    return CheckedRecognizer(recognizer, PocketSphinxRecognizer())
+    try:
+        from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+
+        return CheckedRecognizer(recognizer, PocketSphinxRecognizer())
+    except (ImportError, SpeechError) as exc:
+        tell(f"{exc} Until then Vosk listens alone, without PocketSphinx's second check of what it hears.")
+        return recognizer

@@ -9,6 +9,7 @@ original file: a resumed game continues in a new file that starts with the good 
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from dataclasses import dataclass, field
@@ -209,20 +210,16 @@ def _new_path() -> Path:
     return data_dir() / "games" / f"{stamp}-{os.getpid()}-{time.monotonic_ns() % 10**6}.jsonl"
 
 
-def latest_journal(passed_over: list[str] | None = None) -> Path | None:
-    """The most recent unfinished game (a damaged file already resumed elsewhere is skipped). Why
-    each newer game that cannot be resumed was passed over is added to ``passed_over``: a player
-    must not take an older game for the one they last played."""
+def latest_journal(passed_over: list[str] | None = None, *, newest_only: bool = False) -> Path | None:
+    """The most recent unfinished game (a game resumed into a newer file is skipped). Why each newer
+    game that cannot be resumed was passed over is added to ``passed_over``: a player must not take
+    an older game for the one they last played. ``newest_only``: only if it is the last game played
+    at all (after a game finished since, an older unfinished one is no longer "your last game")."""
     folder = data_dir() / "games"
     if not folder.is_dir():
         return None
-    paths = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
-    superseded = set()
-    for path in paths:
-        try:
-            superseded.add(json.loads(path.open(encoding="utf-8").readline()).get("resumed_from"))
-        except (json.JSONDecodeError, OSError, AttributeError):
-            continue
+    paths = sorted(folder.glob("*.jsonl"), key=_modified, reverse=True)
+    superseded = {_header(path).get("resumed_from") for path in paths}
     for path in paths:
         if path.name in superseded:
             continue
@@ -232,4 +229,24 @@ def latest_journal(passed_over: list[str] | None = None) -> Path | None:
         except JournalError as exc:
             if passed_over is not None:
                 passed_over.append(str(exc))
+        if newest_only:
+            return None
     return None
+
+
+def _modified(path: Path) -> float:
+    """When ``path`` was last written; long ago for a file gone meanwhile or a broken link."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return -math.inf
+
+
+def _header(path: Path) -> dict[str, Any]:
+    """The first line of a journal, or {} when it cannot be read as one."""
+    try:
+        with path.open(encoding="utf-8") as file:
+            header = json.loads(file.readline())
+    except (json.JSONDecodeError, OSError, UnicodeDecodeError):
+        return {}
+    return header if isinstance(header, dict) else {}

@@ -82,7 +82,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "days_ago": ", {n} days ago",
         "how_resume_typing": "Say yes or press Enter to carry on, or say new game.",
         "how_resume_voice": "Say yes to carry on, or say new game.",
-        "new_instead": "A new game, then. voicegame play --resume carries the other on later.",
+        "new_instead": "A new game, then. The other one stays saved.",
+        "carrying_on": "I'll carry on your last game.",
     },
     "nl": {
         "and": "en", "or": "of", "computer": "{n} computerspeler", "computers": "{n} computerspelers",
@@ -135,7 +136,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "days_ago": ", {n} dagen geleden",
         "how_resume_typing": "Zeg ja of druk op Enter om verder te spelen, of zeg nieuw spel.",
         "how_resume_voice": "Zeg ja om verder te spelen, of zeg nieuw spel.",
-        "new_instead": "Dan een nieuw spel. Met voicegame play --resume speel je het andere later verder.",
+        "new_instead": "Dan een nieuw spel. Het andere blijft bewaard.",
+        "carrying_on": "Ik speel je laatste spel verder.",
     },
 }
 
@@ -150,13 +152,13 @@ _DUTCH_NUMBERS = {
 # What a recognizer often writes for a number said alone; only used when no real number word is there.
 _SOUNDS_LIKE = {"to": 2, "too": 2, "for": 4, "fore": 4, "won": 1, "tree": 3, "free": 3, "ate": 8}
 
-_START = {"yes", "yeah", "yep", "y", "start", "ok", "okay", "go", "play", "sure", "begin", "ja", "goed", "oké", "oke",
+_START = {"yes", "yeah", "yep", "y", "j", "start", "ok", "okay", "go", "play", "sure", "begin", "ja", "goed", "oké", "oke",
           "beginnen"}
 _CHANGE = {"change", "no", "nope", "n", "different", "other", "nee", "wijzig", "wijzigen", "veranderen", "anders"}
 _QUIT = {"quit", "exit", "stop", "bye", "goodbye", "cancel", "q", "stoppen", "doei"}
 _NONE = {"none", "no", "nobody", "nope", "neither", "nee", "geen", "niemand"}
 # "Is any of them a young child?" answered "yes" (or "yes, Sam"): the names are still to come.
-_YES = {"yes", "yeah", "yep", "y", "sure", "ja", "jawel"}
+_YES = {"yes", "yeah", "yep", "y", "j", "sure", "ja", "jawel"}
 _KEEP = {"keep", "same", "skip", "next", "fine", "houden", "zelfde", "hetzelfde", "volgende", "goed"}
 # The offer's own "yes" and "change", to guess at an answer that is nearly one of them.
 _OFFER_WORDS = {"en": ("yes", "change"), "nl": ("ja", "wijzig")}
@@ -514,23 +516,21 @@ def carry_on(players: Sequence[str], moves: int, days: int, ask: Callable[[str],
     how = t("how_resume_typing" if typing else "how_resume_voice")
     question = t("unfinished", players=_listed(players, lang, "and"), when=when, how=how,
                  moves=t("move") if moves == 1 else t("moves", n=moves))
+    yes = _OFFER_WORDS.get(lang, _OFFER_WORDS["en"])[0]
     try:
         for _ in range(tries):
             answer = conversation.ask(question)
             words = set(normalize(answer))
-            if not words or words & _START:
+            if words & _NEW or _pick(answer, ["new", "nieuw"]):  # before "start": "start a new game"
+                say(t("new_instead"))
+                return False
+            if not words or words & _START or _pick(answer, [yes]):
                 return True
-            if words & _NEW:
-                break
-            if heard := _pick(answer, [*_OFFER_WORDS.get(lang, _OFFER_WORDS["en"])[:1], "new", "nieuw"]):
-                if heard not in ("new", "nieuw"):
-                    return True
-                break
             question = t("again", how=how)
     except _Ended:
         return None
-    say(t("new_instead"))
-    return False
+    say(t("carrying_on"))  # as Enter does: either way nothing is lost
+    return True
 
 
 def set_up(settings: Settings, ask: Callable[[str], str | None], say: Callable[[str], None], *,
