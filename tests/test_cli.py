@@ -215,6 +215,21 @@ def test_seats_send_private_lines_where_asked_and_say_when_headphones_are_missin
     assert sum(line.startswith(("Alice, you hold", "Ben, you hold")) for line in lines) == 1
 
 
+def test_a_dutch_game_says_in_dutch_that_headphones_are_missing_and_to_type_instead():
+    from voicegame.cli import _typing_instead
+    from voicegame.speech.base import SpeechError
+
+    proc = run_cli("play", "--players", "Alice,Ben", "--level", "random", "--seed", "7", "--no-save", "--lang", "nl",
+                   "--seat", "ben=No Such Headset", stdin="stop\n")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert any(line.startswith("Koptelefoon van Ben: ") and line.endswith("Wat Ben alleen zelf mag horen, komt op het"
+                                                                          " scherm.") for line in lines), lines[:3]
+    # The speech layer's own sentence stays English; the way on is Dutch.
+    assert _typing_instead(SpeechError("No microphone"), "nl") == "No microphone. Je kunt ook typen."
+    assert _typing_instead(SpeechError("No microphone.")) == "No microphone. You can type instead."
+
+
 @pytest.mark.parametrize("seat,message", [("Alice", "write a seat as NAME=WHERE"),
                                           ("Zed=terminal", "There is no human player called Zed")])
 def test_a_bad_seat_is_refused_with_a_sentence(seat, message):

@@ -45,10 +45,16 @@ def _out(line: str) -> None:
     print(line, flush=True)
 
 
-def _typing_instead(problem: Exception) -> str:
-    """A speech problem (its sentence may end with a command to run) and the way on."""
+def _said(lang: str, key: str, **fields: Any) -> str:
+    """One of the table's sentences (PROMPTS) in ``lang``, for lines said before or beside the table."""
+    return PROMPTS.get(lang, PROMPTS["en"])[key].format(**fields)
+
+
+def _typing_instead(problem: Exception, lang: str = "en") -> str:
+    """A speech problem (its sentence may end with a command to run; it stays English) and the way
+    on, in ``lang``."""
     text = str(problem)
-    return text + ("" if text.endswith((".", "!", "?")) else ".") + " You can type instead."
+    return _said(lang, "typing_instead", problem=text + ("" if text.endswith((".", "!", "?")) else "."))
 
 
 def _fail(message: str, code: int = 2) -> int:
@@ -109,14 +115,15 @@ def cmd_play(args: argparse.Namespace) -> int:
             again: bool | None = False
             if (unfinished := _recent_unfinished()) is not None:
                 again = _talk(voice, lambda ask, say, **how: carry_on(
-                    unfinished.others, unfinished.moves, unfinished.days, ask, say, lang=settings.lang, **how))
+                    unfinished.others, unfinished.moves, unfinished.days, ask, say, lang=settings.lang, **how),
+                    settings.lang)
             if again:
                 args.resume = str(unfinished.path)
                 if voice is not None and unfinished.lang != settings.lang:  # the game's language, not the set-up's
                     voice.close()
                     voice = None
             elif again is not None:
-                settings = _talk(voice, lambda ask, say, **how: set_up(settings, ask, say, **how))
+                settings = _talk(voice, lambda ask, say, **how: set_up(settings, ask, say, **how), settings.lang)
         except KeyboardInterrupt:  # Ctrl+C: stop as a game does, without a traceback
             _last_words("Gestopt voordat het spel begon." if dutch else "Stopped before the game began.", voice)
             return 130
@@ -173,7 +180,7 @@ def _use_settings(args: argparse.Namespace, settings: Settings) -> None:
                      if settings.source("children") == COMMAND_LINE or name in settings.players]
 
 
-def _talk(voice: VoiceIO | None, conversation: Callable[..., Any]) -> Any:
+def _talk(voice: VoiceIO | None, conversation: Callable[..., Any], lang: str = "en") -> Any:
     """A conversation before the game (``carry_on``, ``set_up``), spoken and heard when the voice is
     on (typed words count too, but Enter alone stops the speech there, so the questions say "keep"
     rather than "press Enter")."""
@@ -183,7 +190,7 @@ def _talk(voice: VoiceIO | None, conversation: Callable[..., Any]) -> Any:
         try:
             return conversation(voice.ask, voice.public, typing=False, listen_for=voice.listen_for)
         except SpeechError as exc:
-            _out(_typing_instead(exc))
+            _out(_typing_instead(exc, lang))
     return conversation(lambda question: (_out(question), _read_line())[1], _out)
 
 
@@ -247,7 +254,7 @@ def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None
     if voice is None and args.voice is not False and humans:
         voice = _open_voice(args, lang)
     if not (voice is not None and humans and _use_voice(table, voice, seats, children)):
-        table.out = Lines(_out, _seat_channels(seats))
+        table.out = Lines(_out, _seat_channels(seats, lang=lang))
     if unsaved:
         table.say(unsaved)
     if args.audio_in and (args.voice is False or args.asr == "text"):
@@ -284,16 +291,17 @@ def _human(name: str, humans: list[str], option: str) -> str:
     return found[0]
 
 
-def _seat_channels(seats: dict[str, str], voice: Voice | None = None) -> dict[str, Callable[[str], None]]:
+def _seat_channels(seats: dict[str, str], voice: Voice | None = None,
+                   lang: str = "en") -> dict[str, Callable[[str], None]]:
     """The private channel of each seat that has one of its own (not "none": the table's)."""
-    channels = {p: _seat_channel(p, where, voice) for p, where in seats.items()}
+    channels = {p: _seat_channel(p, where, voice, lang) for p, where in seats.items()}
     return {p: c for p, c in channels.items() if c is not None}
 
 
-def _seat_channel(player: str, where: str, voice: Voice | None):
+def _seat_channel(player: str, where: str, voice: Voice | None, lang: str = "en"):
     """Where ``player``'s private lines go: printed only (terminal), or spoken on their own audio
     output (headphones) in ``voice`` (the narrator's: "slower" and "faster" reach it too);
-    None: the table's own channel."""
+    None: the table's own channel. Missing headphones are said in ``lang``."""
     if where.casefold() == "none":
         return None
     if where.casefold() == "terminal":
@@ -305,7 +313,7 @@ def _seat_channel(player: str, where: str, voice: Voice | None):
     try:
         speaker = Pyttsx3Speaker(voice, output=PcmOutput(where), write=lambda line: _out(f"({player}) {line}"))
     except SpeechError as exc:
-        _out(f"{player}'s headphones: {exc} {player}'s private lines will be shown on the screen.")
+        _out(_said(lang, "headphones_missing", player=player, problem=exc))
         return _out
     return speaker.say
 
@@ -330,7 +338,7 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
         speaker = Pyttsx3Speaker(narrator, write=_out, echo=False)
     except SpeechError as exc:
         if asked:
-            _out(_typing_instead(exc))
+            _out(_typing_instead(exc, lang))
         return None
     recognizer, chunks = None, ()
 
@@ -353,13 +361,13 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
             return None
         # Asked for voice: the game still speaks (as with --asr text), and says why it cannot listen.
         recognizer, chunks = None, ()
-        tell(_typing_instead(exc))
+        tell(_typing_instead(exc, lang))
     keyboard = recognizer is None or sys.stdin.isatty() and args.audio_in != "-"
     push_to_talk = bool(args.push_to_talk) and keyboard and recognizer is not None
     if push_to_talk:
-        _out("Push to talk: press Enter, speak, then press Enter again.")
+        _out(_said(lang, "push_to_talk"))
     elif args.push_to_talk and recognizer is not None:
-        _out("Push to talk needs the keyboard of a terminal, so I'll listen for the end of what you say instead.")
+        _out(_said(lang, "push_to_talk_no_terminal"))
     return VoiceIO(recognizer, speaker, chunks, _out, typed=_keyboard() if keyboard else None,
                    push_to_talk=push_to_talk)
 
@@ -373,15 +381,14 @@ def _use_voice(table: TextTable, voice: VoiceIO, seats: dict[str, str], children
     try:
         voice.listen_for_game(table.understander)
     except SpeechError as exc:
-        _out(_typing_instead(exc))
+        _out(_typing_instead(exc, table.narrator.lang))
         return False
     voice.voices = assign_voices(list(table.bot_levels), table.narrator.lang)[1]
     unseated = [p for p in table.humans if p not in seats]
     if len(table.humans) > 1 and unseated:
         seats = {**seats, **dict.fromkeys(unseated, "terminal")}
-        _out(f"Private lines of {', '.join(unseated)} (hands, help) are shown on the screen only, not spoken. "
-             "To hear them privately, give each player headphones: --seat Alice=USB Headset.")
-    voice.seats = _seat_channels(seats, voice.speaker.voice)
+        _out(table.p("private_on_screen", names=table.narrator.names(unseated)))
+    voice.seats = _seat_channels(seats, voice.speaker.voice, table.narrator.lang)
     voice.children = set(children)
     table.read_line = voice.read
     table.out = voice

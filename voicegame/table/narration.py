@@ -87,6 +87,13 @@ PROMPTS: dict[str, dict[str, str]] = {
                        " write to, or play with --no-save.",
         "cannot_save_more": "From here on this game cannot be saved in {folder} ({reason}), so it goes on unsaved.",
         "recording_unused": "The recording {path} is not used, because this game is typed.",
+        "typing_instead": "{problem} You can type instead.",
+        "push_to_talk": "Push to talk: press Enter, speak, then press Enter again.",
+        "push_to_talk_no_terminal": "Push to talk needs the keyboard of a terminal, so I'll listen for the end of"
+                                    " what you say instead.",
+        "private_on_screen": "Private lines of {names} (hands, help) are shown on the screen only, not spoken."
+                             " To hear them privately, give each player headphones: --seat Alice=USB Headset.",
+        "headphones_missing": "{player}'s headphones: {problem} {player}'s private lines will be shown on the screen.",
         "commands": "Other commands: hand, status, history, repeat, undo, help, quit.",
         "commands_voice": "Other commands: my hand, status, history, repeat, what did you hear, undo, help,"
                           " slower, faster, more detail, less detail, pause, quit.",
@@ -146,6 +153,15 @@ PROMPTS: dict[str, dict[str, str]] = {
         "cannot_save_more": "Vanaf nu kan dit spel niet meer worden bewaard in {folder} ({reason}), dus het gaat"
                             " verder zonder te bewaren.",
         "recording_unused": "De opname {path} wordt niet gebruikt, want dit spel wordt getypt.",
+        "typing_instead": "{problem} Je kunt ook typen.",
+        "push_to_talk": "Drukken om te praten: druk op Enter, spreek, en druk dan weer op Enter.",
+        "push_to_talk_no_terminal": "Drukken om te praten werkt alleen met het toetsenbord van een terminal, dus ik"
+                                    " luister gewoon tot je uitgesproken bent.",
+        "private_on_screen": "Wat {names} alleen zelf mogen horen (hand, hulp), komt op het scherm en wordt niet"
+                             " uitgesproken. Geef elke speler een koptelefoon om het privé te horen:"
+                             " --seat Alice=USB Headset.",
+        "headphones_missing": "Koptelefoon van {player}: {problem} Wat {player} alleen zelf mag horen, komt op het"
+                              " scherm.",
         "commands": "Andere opdrachten: hand, stand, geschiedenis, herhaal, terug, help, stop.",
         "commands_voice": "Andere opdrachten: mijn hand, stand, geschiedenis, herhaal, wat hoorde je, terug, help,"
                           " langzamer, sneller, meer uitleg, korter, pauze, stop.",
