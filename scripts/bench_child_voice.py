@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing as mp
 import os
 import time
@@ -46,20 +45,11 @@ def _heard_pcm(corpus: Path, row: dict[str, Any], cents: int) -> bytes:
 
 def _decode(args: tuple[int, bool, str, list[dict[str, Any]]]) -> tuple[str, list[dict[str, Any]]]:
     cents, child, corpus, rows = args
-    from voicegame.speech.base import Hearing
-
     listener = bv._Listener("pocketsphinx", rows[0]["deck"], rows[0]["players"])
     recognizer = listener.recognizer
-    recognizer.max_load = math.inf  # as in bench_voice: a busy machine must not switch denoising off mid-run
     recognizer.set_child_voice(child)
-    warm_up = _heard_pcm(Path(corpus), rows[0], cents)
-    if warm_up:  # the cepstral mean adapts to this voice, as in bench_voice
-        recognizer.hear(warm_up)
     out = []
-    for row in rows:
-        pcm = _heard_pcm(Path(corpus), row, cents)
-        hearing = recognizer.hear(pcm, chunk=3200) if pcm else Hearing()
-        got = listener.understand(hearing, row)
+    for row, pcm, hearing, _, got in bv.hear_group(listener, rows, lambda r: _heard_pcm(Path(corpus), r, cents)):
         expect = row["expect"]
         right = (got.intent, got.target, got.card, got.family) == (expect["intent"], expect["target"],
                                                                     expect["card"], expect["family"])

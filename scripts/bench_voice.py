@@ -168,28 +168,35 @@ def outcome(row: dict[str, Any], got) -> str:
 
 # ------------------------------------------------------------------ accuracy (worker processes)
 
+def hear_group(listener: _Listener, rows: list[dict[str, Any]], heard_pcm: Callable[[dict[str, Any]], bytes]):
+    """Each row heard in turn by ``listener``'s recognizer, warmed up on the first (the cepstral mean
+    adapts to the voice): (row, pcm, hearing, decode ms, what the table takes it for). ``heard_pcm``
+    gives what the microphone hands over (b"": no speech found)."""
+    from voicegame.speech.base import Hearing
+
+    recognizer = listener.recognizer
+    if hasattr(recognizer, "max_load"):  # accuracy alone: a busy machine must not switch denoising off
+        recognizer.max_load = math.inf
+    warm_up = heard_pcm(rows[0])
+    if warm_up:
+        recognizer.hear(warm_up)
+    for row in rows:
+        pcm = heard_pcm(row)
+        t0 = time.perf_counter()
+        hearing = recognizer.hear(pcm, chunk=3200) if pcm else Hearing()
+        decode_ms = (time.perf_counter() - t0) * 1000
+        yield row, pcm, hearing, decode_ms, listener.understand(hearing, row)
+
+
 def _decode_group(args: tuple[str, str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """One group's outcomes, from a recognizer of its own: one that heard another group before would
     start from that voice's cepstral mean and that room's noise, so a group's figures would depend on
     which group its worker happened to take before."""
     backend, corpus, rows = args
-    corpus_path = Path(corpus)
     listener = _Listener(backend, rows[0]["deck"], rows[0]["players"])
     recognizer = listener.recognizer
-    if hasattr(recognizer, "max_load"):  # accuracy alone: a busy machine must not switch denoising off
-        recognizer.max_load = math.inf
-    from voicegame.speech.base import Hearing
-
-    warm_up = _heard_pcm(corpus_path, rows[0])
-    if warm_up:  # the cepstral mean adapts to this voice
-        recognizer.hear(warm_up)
     out = []
-    for row in rows:
-        pcm = _heard_pcm(corpus_path, row)
-        t0 = time.perf_counter()
-        hearing = recognizer.hear(pcm, chunk=3200) if pcm else Hearing()
-        decode_ms = (time.perf_counter() - t0) * 1000
-        got = listener.understand(hearing, row)
+    for row, pcm, hearing, decode_ms, got in hear_group(listener, rows, lambda r: _heard_pcm(Path(corpus), r)):
         out.append({
             "id": row["id"], "kind": row["kind"], "voice": row["voice"], "family": row["family"],
             "condition": row["condition"], "text": row["text"], "expect": row["expect"],
