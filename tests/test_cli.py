@@ -475,7 +475,8 @@ def test_play_with_no_options_offers_the_last_unfinished_game_first(monkeypatch,
 
 @pytest.mark.parametrize("answers, carried_on", [
     (["start a new game"], False), (["okay, new game"], False), (["no"], False), (["nieuw spel"], False),
-    (["yes please"], True), (["hmm", "what", "eh"], True)])
+    (["yes please"], True), (["hmm", "what", "eh"], True), (["no, carry on"], True), (["continue"], True),
+    (["verder"], True)])
 def test_answers_to_the_offer(monkeypatch, tmp_path, answers, carried_on):
     _unfinished_game(tmp_path, monkeypatch)
     printed = _terminal_main(monkeypatch, tmp_path, answers + ["quit", "yes"])
@@ -543,3 +544,42 @@ def test_a_carried_on_game_keeps_its_players_when_the_config_seats_others(monkey
     _unfinished_game(tmp_path, monkeypatch)
     printed = _terminal_main(monkeypatch, tmp_path, ["yes", "quit", "yes"])
     assert "Resuming after 1 action." in printed, printed
+
+
+def test_a_carried_on_game_keeps_its_young_child_and_the_config_seats_of_its_players(monkeypatch, tmp_path):
+    """Sam was a young child in the saved game (chosen at its set-up) and the config file gives Alice
+    headphones: carried on, Sam's requests are still checked with him and Alice's lines still go to her."""
+    from voicegame import cli
+    from voicegame.table.journal import Journal
+
+    config = tmp_path / "config.toml"
+    config.write_text('players = ["Zoe"]\n[seats]\nalice = "terminal"\nZoe = "terminal"\n', "utf-8")
+    monkeypatch.setenv("VOICEGAME_CONFIG", str(config))
+    monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path))
+    game = Game(["Alice", "Sam", "Ben"], rules=profile("guide"), seed=5)
+    journal = Journal.new(game, {"bots": {"Ben": "memory"}, "lang": "en", "children": ["Sam"]})
+    action = make_bot("random", game, game.current_player, seed=1).choose()
+    game.apply(action)
+    journal.action(action)
+    journal.close()
+    played = {}
+    monkeypatch.setattr(cli, "_play", lambda game, levels, lang, journal, args, voice, unsaved:
+                        played.update(children=args.children, seat=args.seat) or 0)
+    _terminal_main(monkeypatch, tmp_path, ["yes"])
+    assert played == {"children": ["Sam"], "seat": ["Alice=terminal"]}
+
+
+def test_a_new_games_young_children_are_saved_with_it(tmp_path):
+    proc = run_cli("play", "--players", "Alice,Sam", "--bots", "1", "--child", "Sam", "--seed", "3",
+                   stdin="quit\nyes\n", env={"VOICEGAME_DATA_DIR": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr
+    (path,) = (tmp_path / "games").glob("*.jsonl")
+    assert json.loads(path.read_text().splitlines()[0])["children"] == ["Sam"]
+
+
+def test_a_newer_game_left_before_its_first_move_does_not_hide_the_last_one_played(monkeypatch, tmp_path):
+    _unfinished_game(tmp_path, monkeypatch, moves=3)
+    _unfinished_game(tmp_path, monkeypatch, moves=0)
+    assert len(list((tmp_path / "games").glob("*.jsonl"))) == 2
+    assert _terminal_main(monkeypatch, tmp_path, ["quit"])[0].startswith(
+        "Your last game, with Alice, Ben and Cara, stopped after 3 moves today.")

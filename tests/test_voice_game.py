@@ -658,3 +658,24 @@ def test_a_recording_waits_while_the_game_speaks_where_a_microphone_is_muted(liv
         assert heard is None
     else:
         assert heard.text == "status"
+
+
+def test_closing_the_voice_lets_the_microphone_go():
+    """A voice opened again (a saved game in another language) must not leave the first microphone
+    stream recording: closing a voice closes its audio source."""
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.voice import VoiceIO
+
+    class Source:
+        closed = False
+
+        def __iter__(self):
+            return iter([_silence(0.03)])
+
+        def close(self):
+            self.closed = True
+
+    source = Source()
+    voice = VoiceIO(None, TextSpeaker(write=lambda line: None), source, lambda line: None)
+    voice.close()
+    assert source.closed

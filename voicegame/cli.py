@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import json
 import os
 import queue
@@ -147,7 +148,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = Game(players, rules=rules, deck=deck, seed=seed)
     levels = {n: settings.level for n in bot_names}
     journal, unsaved = (None, None) if args.no_save else _saving(
-        lambda: Journal.new(game, {"bots": levels, "lang": settings.lang}), settings.lang)
+        lambda: Journal.new(game, {"bots": levels, "lang": settings.lang, "children": args.children}), settings.lang)
     return _play(game, levels, settings.lang, journal, args, voice, unsaved)
 
 
@@ -396,8 +397,10 @@ def _use_voice(table: TextTable, voice: VoiceIO, seats: dict[str, str], children
     return True
 
 
+@functools.cache
 def _keyboard() -> queue.Queue[str | None]:
-    """Typed lines, read on a thread of their own, so the keyboard works while the game listens."""
+    """Typed lines, read on a thread of their own, so the keyboard works while the game listens.
+    One reader a run: a voice opened again (in a saved game's language) shares it."""
     lines: queue.Queue[str | None] = queue.Queue()
 
     def read() -> None:
@@ -464,14 +467,22 @@ def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None 
     if resumed.finished or resumed.game.over:
         return fail("That game is already over. Start a new one with: voicegame play")
     lang = resumed.header.get("lang", "en")
-    journal, unsaved = _saving(lambda: Journal.resume(resumed, path), lang)
     levels = dict(resumed.header.get("bots", {}))
-    # Seats and young children from the config file count for the players of this game who are here.
-    humans = {p.casefold() for p in resumed.game.players if p not in levels}
+    # Unless given on the command line: the young children saved with the game and the config file's,
+    # and the config file's seats, for the players of this game.
+    humans = [p for p in resumed.game.players if p not in levels]
+
+    def in_game(name: object) -> str | None:
+        return next((h for h in humans if isinstance(name, str) and h.casefold() == name.strip().casefold()), None)
+
     if settings.source("seats") != COMMAND_LINE:
-        args.seat = [spec for spec in args.seat if spec.partition("=")[0].strip().casefold() in humans]
+        args.seat = [f"{in_game(name)}={where}" for name, where in settings.seat_map.items() if in_game(name)]
     if settings.source("children") != COMMAND_LINE:
-        args.children = [name for name in args.children if name.casefold() in humans]
+        saved = resumed.header.get("children")
+        named = [in_game(name) for name in [*(saved if isinstance(saved, list) else []), *settings.children]]
+        args.children = list(dict.fromkeys(name for name in named if name))
+    resumed.header["children"] = args.children  # kept for the next time it is carried on
+    journal, unsaved = _saving(lambda: Journal.resume(resumed, path), lang)
     return _play(resumed.game, levels, lang, journal, args, voice, unsaved)
 
 

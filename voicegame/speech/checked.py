@@ -10,9 +10,9 @@ when PocketSphinx hears the same name words (players, cards, families) in the sa
 not doubt them (``doubtful``; and, when it is sure itself, no ``poor_fits``). Two recognizers this
 different agreeing is evidence against a mishearing; PocketSphinx's own sureness is not asked for,
 or Vosk could never be surer than it. The check can only turn "play at once" into "ask first" ("Did
-you ask Ben for Mrs. Bun?"), or let pass what PocketSphinx finds fits worse than any command said
-to the game (``stray``: table talk heard as "yes" while a question waits). What is heard is always
-the first recognizer's words.
+you ask Ben for Mrs. Bun?"), or, when the words name no one and no card, let pass what PocketSphinx
+finds fits worse than any command said to the game (``stray``: table talk heard as "yes" while a
+question waits). What is heard is always the first recognizer's words.
 """
 
 from __future__ import annotations
@@ -47,10 +47,12 @@ class CheckedRecognizer(Recognizer):
 
     def finish(self) -> Hearing:
         heard, second = self.primary.finish(), self.checker.finish()
-        agree = self._name_words(heard) == self._name_words(second)
-        sure = heard.sure and agree and not second.doubtful and not second.poor_fits
+        names = self._name_words(heard)
+        agree = names == self._name_words(second)
+        sure = heard.sure and agree and not (second.doubtful or second.stray or second.poor_fits)
+        stray = heard.stray or second.stray and not names  # a request Vosk heard is asked about, not dropped
         return Hearing(heard.alternatives, decode_ms=heard.decode_ms + second.decode_ms, final=True, sure=sure,
-                       doubtful=heard.doubtful or second.stray, stray=heard.stray or second.stray,
+                       doubtful=heard.doubtful or stray, stray=stray,
                        ruled_out=heard.ruled_out | (second.ruled_out if agree else frozenset()),
                        poor_fits=heard.poor_fits)
 

@@ -213,25 +213,31 @@ def _new_path() -> Path:
 def latest_journal(passed_over: list[str] | None = None, *, newest_only: bool = False) -> Path | None:
     """The most recent unfinished game (a game resumed into a newer file is skipped). Why each newer
     game that cannot be resumed was passed over is added to ``passed_over``: a player must not take
-    an older game for the one they last played. ``newest_only``: only if it is the last game played
-    at all (after a game finished since, an older unfinished one is no longer "your last game")."""
+    an older game for the one they last played. A game left before its first move is taken only
+    when no other is unfinished, and never with ``newest_only``: then only the last game played at
+    all (after a game finished since, an older unfinished one is no longer "your last game")."""
     folder = data_dir() / "games"
     if not folder.is_dir():
         return None
     paths = sorted(folder.glob("*.jsonl"), key=_modified, reverse=True)
     superseded = {_header(path).get("resumed_from") for path in paths}
+    empty = None  # the newest game left before its first move
     for path in paths:
         if path.name in superseded:
             continue
         try:
-            if not load_journal(path).finished:
+            resumed = load_journal(path)
+            if not resumed.finished and not resumed.game.actions:
+                empty = empty or path
+                continue
+            if not resumed.finished:
                 return path
         except JournalError as exc:
             if passed_over is not None:
                 passed_over.append(str(exc))
         if newest_only:
             return None
-    return None
+    return None if newest_only else empty
 
 
 def _modified(path: Path) -> float:

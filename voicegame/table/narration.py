@@ -157,7 +157,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "push_to_talk": "Drukken om te praten: druk op Enter, spreek, en druk dan weer op Enter.",
         "push_to_talk_no_terminal": "Drukken om te praten werkt alleen met het toetsenbord van een terminal, dus ik"
                                     " luister gewoon tot je uitgesproken bent.",
-        "private_on_screen": "Wat {names} alleen zelf mogen horen (hand, hulp), komt op het scherm en wordt niet"
+        "private_on_screen": "Wat alleen voor {names} bedoeld is (hand, hulp), komt op het scherm en wordt niet"
                              " uitgesproken. Geef elke speler een koptelefoon om het privé te horen:"
                              " --seat Alice=USB Headset.",
         "headphones_missing": "Koptelefoon van {player}: {problem} Wat {player} alleen zelf mag horen, komt op het"

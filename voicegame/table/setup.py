@@ -166,6 +166,7 @@ _DONE = {"finished", "done", "klaar"}  # the last name has been said ("done" is 
 # "No" to the last unfinished game: a new one instead (said as "new game": "new" alone fits the
 # recognizer's model too poorly to be taken, as "no" does).
 _NEW = {"new", "no", "nope", "n", "change", "nieuw", "nee", "wijzig", "anders"}
+_CARRY = {"carry", "continue", "resume", "old", "verder", "doorgaan", "oude"}  # "no, carry on": the old one
 
 
 class _Ended(Exception):
@@ -174,9 +175,9 @@ class _Ended(Exception):
 
 # What a recognizer listens for during the spoken set-up: the answers the conversation takes.
 _SPOKEN = {
-    "en": ("yes", "yeah", "start", "okay", "change", "no", "new game", "quit", "stop", "keep", "same", "next",
+    "en": ("yes", "yeah", "start", "okay", "change", "no", "new game", "carry on", "quit", "stop", "keep", "same", "next",
            "zero", "none", "one", "two", "three", "four", "five", "six", "finished"),
-    "nl": ("ja", "goed", "start", "beginnen", "wijzig", "anders", "nee", "nieuw spel", "stoppen", "stop", "houden",
+    "nl": ("ja", "goed", "start", "beginnen", "wijzig", "anders", "nee", "nieuw spel", "verder", "stoppen", "stop", "houden",
            "zelfde", "volgende", "nul", "geen", "een", "twee", "drie", "vier", "vijf", "zes", "klaar"),
 }
 
@@ -521,6 +522,8 @@ def carry_on(players: Sequence[str], moves: int, days: int, ask: Callable[[str],
         for _ in range(tries):
             answer = conversation.ask(question)
             words = set(normalize(answer))
+            if words & _CARRY and not words & {"new", "nieuw"}:
+                return True
             if words & _NEW or _pick(answer, ["new", "nieuw"]):  # before "start": "start a new game"
                 say(t("new_instead"))
                 return False

@@ -86,6 +86,7 @@ class VoiceIO(Output):
         self.seats = dict(seats or {})
         self.children: set[str] = set()  # players heard as young children (``listen_to``)
         self._child = False  # the player whose turn it is is one of them
+        self._source = chunks
         self._chunks: Iterator[bytes] = iter(chunks)
         self._recording = not getattr(chunks, "live", True)
         self._typed = typed
@@ -157,7 +158,7 @@ class VoiceIO(Output):
 
     def close(self, wait: float = 20.0) -> None:
         """Let the lines still queued be spoken (the last ones say who won), for at most ``wait``
-        seconds or until Ctrl-C, then stop the speaker."""
+        seconds or until Ctrl-C, then stop the speaker and let the microphone go."""
         deadline = time.monotonic() + wait
         try:
             while self.speaker.busy() and time.monotonic() < deadline:
@@ -165,6 +166,8 @@ class VoiceIO(Output):
         except KeyboardInterrupt:
             pass
         self.speaker.close()
+        if callable(release := getattr(self._source, "close", None)):
+            release()
 
     def change_rate(self, delta: int) -> int:
         """Every voice ``delta`` words a minute faster (negative: slower); returns the narrator's rate."""
