@@ -18,8 +18,9 @@ question waits). What is heard is always the first recognizer's words.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
-from voicegame.speech.base import Hearing, Recognizer
+from voicegame.speech.base import Hearing, Recognizer, SpeechError
 
 __all__ = ["CheckedRecognizer"]
 
@@ -31,22 +32,34 @@ class CheckedRecognizer(Recognizer):
         self.primary, self.checker = primary, checker
         self.name = f"{primary.name}, checked by {checker.name}"
         self._names: frozenset[str] = frozenset()
+        self._checking = False  # whether the checker holds this grammar
 
     def set_grammar(self, words: list[str], jsgf: str, names: Sequence[str] = ()) -> None:
+        """A grammar the checker cannot load (a word it cannot pronounce) leaves the first recognizer
+        listening alone, and nothing it hears is sure: every request is asked about."""
         self.primary.set_grammar(words, jsgf, names)
-        self.checker.set_grammar(words, jsgf, names)
         self._names = frozenset(names)
+        try:
+            self.checker.set_grammar(words, jsgf, names)
+            self._checking = True
+        except SpeechError:
+            self._checking = False
 
     def start(self) -> None:
         self.primary.start()
-        self.checker.start()
+        if self._checking:
+            self.checker.start()
 
     def feed(self, pcm: bytes) -> Hearing | None:
-        self.checker.feed(pcm)
+        if self._checking:
+            self.checker.feed(pcm)
         return self.primary.feed(pcm)
 
     def finish(self) -> Hearing:
-        heard, second = self.primary.finish(), self.checker.finish()
+        heard = self.primary.finish()
+        if not self._checking:
+            return replace(heard, sure=False)
+        second = self.checker.finish()
         names = self._name_words(heard)
         agree = names == self._name_words(second)
         sure = heard.sure and agree and not (second.doubtful or second.stray or second.poor_fits)
@@ -58,7 +71,8 @@ class CheckedRecognizer(Recognizer):
 
     def reset(self) -> None:
         self.primary.reset()
-        self.checker.reset()
+        if self._checking:
+            self.checker.reset()
 
     def missing_words(self, words: list[str]) -> list[str]:
         return self.primary.missing_words(words)

@@ -211,8 +211,10 @@ class Understander:
                                   if any("{family}" in seq for seq in seqs)}
         self._exact = {intent: set(seqs) for intent, seqs in {**self.grammar.requests,
                                                                **self.grammar.commands}.items()}
-        # A keyboard answer of one key: "y" or "n" (Dutch "j" or "n"), from the first word of each answer.
-        self._keys = {self.grammar.commands[intent][0][0][0]: intent for intent in ("yes", "no")}
+        # A keyboard answer of one key: "y" or "n" (Dutch "j" or "n"), from the first word of each
+        # answer's first template; none if a grammar's two would share a key.
+        keys = {self.grammar.commands[intent][0][0][0]: intent for intent in ("yes", "no")}
+        self._keys = keys if len(keys) == 2 else {}
 
     # ----------------------------------------------------------------- API
 
