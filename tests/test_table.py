@@ -819,6 +819,23 @@ def test_cancel_drops_the_who_question():
     assert out.lines()[-1] == "All right. Say your request again." and table.pending is None
 
 
+def test_words_that_are_no_answer_leave_the_question_waiting_and_ask_it_again():
+    """ "Did you ask Ben for ...?" answered with something the game cannot understand: the question
+    is asked again and still waits, so a "yes" after it plays the request (it was dropped in silence,
+    and the "yes" then met "There is nothing to answer")."""
+    game = _alice_to_move()
+    miss = _miss_for(game, "Alice")
+    unsure = Hearing((Alternative(_say(game, miss).lower().replace(",", "").replace("?", ""), 0.6),), sure=False)
+    table, out = _table(game, {}, lambda t: None)
+    table.handle("Alice", unsure)
+    question = out.lines()[-1]
+    assert question.startswith("Did you ask ")
+    table.handle("Alice", "bla bla")
+    assert out.lines()[-2:] == ["I didn't catch your answer.", question] and game.actions == []
+    table.handle("Alice", "yes")
+    assert game.actions == [Ask(miss.target, card=miss.card, polite=True)]
+
+
 def test_a_request_offered_for_a_card_held_is_asked_about_privately():
     """Alice holds Mr. Bun and is heard asking Ben for him: "Did you ask Ben for Mrs. Bun?" on the
     loudspeaker would tell everyone which Bun she holds, so only she hears it."""

@@ -98,6 +98,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "commands_voice": "Other commands: my hand, status, history, repeat, what did you hear, undo, help,"
                           " slower, faster, more detail, less detail, pause, quit.",
         "nothing_to_answer": "There is nothing to answer yes or no to.",
+        "not_an_answer": "I didn't catch your answer.",
         "nothing_to_flip": "There is no centre card to turn over now.",
         "who": "Who do you want to ask for {what}? Say a name: {names}.",
         "magic_word": "Remember the magic word, {player}: ask again with please.",
@@ -166,6 +167,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "commands_voice": "Andere opdrachten: mijn hand, stand, geschiedenis, herhaal, wat hoorde je, terug, help,"
                           " langzamer, sneller, meer uitleg, korter, pauze, stop.",
         "nothing_to_answer": "Er is niets om ja of nee op te zeggen.",
+        "not_an_answer": "Ik heb je antwoord niet verstaan.",
         "nothing_to_flip": "Er is nu geen middenkaart om om te draaien.",
         "who": "Wie wil je om {what} vragen? Zeg een naam: {names}.",
         "magic_word": "Denk aan het toverwoord, {player}: vraag het nog eens met alstublieft.",

@@ -307,7 +307,7 @@ class TextTable:
         if heard.intent == "heard":  # like "repeat", a question waiting still waits
             self.say(self._heard_lines())
             return True
-        self.said = []
+        asked, self.said = self.said, []
         if self.paused:
             if heard.intent == "quit" and sure:
                 return False
@@ -322,6 +322,11 @@ class TextTable:
                 if self.pending is None:
                     self._flip_offered = -1  # the question is settled: a turn-over still open is offered again
                 return answered
+            if heard.intent == "none":  # neither an answer nor anything else: the question still waits
+                self.pending = pending
+                self.say(self.p("not_an_answer"))
+                self._say_again(asked)
+                return True
         if g.observation(player).phase == "flip":
             flip = self._parse_flip(texts[0] if texts else "", heard)
             if flip is not None and not sure:  # a turn-over is a move too: when unsure, ask
@@ -399,6 +404,14 @@ class TextTable:
                 self.out.public(line)
             else:
                 self.out.private(seat, line)
+
+    def _say_again(self, lines: list[tuple[str | None, str]]) -> None:
+        """Say ``lines`` again, each to where it went, and keep them for "repeat"."""
+        for seat, line in lines:
+            if seat is None:
+                self.say(line)
+            else:
+                self.tell(seat, line)
 
     def _request(self, player: str, heard: Understanding, said: str | Hearing) -> bool:
         """Act on a request, or ask first when it was not clearly heard (a wrong move is the worst bug)."""
