@@ -444,8 +444,8 @@ def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None 
     """Carry on a saved game (``voice``: opened for the question that chose it, in its language)."""
 
     def fail(message: str) -> int:
-        if voice is not None:  # heard, not only printed
-            voice.public(message)
+        if voice is not None:  # heard too, and printed once (as an error)
+            voice.speaker.say(message)
             voice.close()
         return _fail(message)
 
