@@ -231,7 +231,9 @@ class TextTable:
     def run(self) -> int:
         g = self.game
         who = [self.p("computer", name=p, level=self.bot_levels[p]) if p in self.bot_levels else p for p in g.players]
-        self.say(self.p("intro", who=self.narrator.names(who), deck=g.deck.title, rules=g.rules.profile, seed=g.seed))
+        # A deck's title is written in English; in another language its name says which deck it is.
+        deck = g.deck.title if self.narrator.lang == "en" else g.deck.name.title()
+        self.say(self.p("intro", who=self.narrator.names(who), deck=deck, rules=g.rules.profile, seed=g.seed))
         if self.humans:
             self.say(self.understander.warnings())
             self.say(self.p("help_hint_voice" if self.out.listening else "help_hint"))
