@@ -584,3 +584,49 @@ def test_a_newer_game_left_before_its_first_move_does_not_hide_the_last_one_play
     assert len(list((tmp_path / "games").glob("*.jsonl"))) == 2
     assert _terminal_main(monkeypatch, tmp_path, ["quit"])[0].startswith(
         "Your last game, with Alice, Ben and Cara, stopped after 3 moves today.")
+
+
+def test_a_game_carried_on_in_another_language_gets_a_voice_in_its_own(monkeypatch, tmp_path):
+    """The question is asked in the config's language (English); the saved game is Dutch: the voice
+    that asked is closed, microphone and all, and the game gets one opened in Dutch."""
+    import queue
+
+    from voicegame import cli
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.journal import Journal
+    from voicegame.table.voice import VoiceIO
+
+    monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path))
+    game = Game(["Anna", "Ben", "Cara"], rules=profile("guide"), seed=5)
+    journal = Journal.new(game, {"bots": {"Ben": "memory", "Cara": "memory"}, "lang": "nl"})
+    action = make_bot("random", game, game.current_player, seed=1).choose()
+    game.apply(action)
+    journal.action(action)
+    journal.close()
+
+    class Microphone(list):
+        closed = False
+
+        def close(self):
+            self.closed = True
+
+    typed: queue.Queue[str | None] = queue.Queue()
+    typed.put("yes")
+    microphone, heard, opened = Microphone(), [], []
+
+    def open_voice(args, lang):
+        opened.append(lang)
+        if len(opened) > 1:
+            return None  # the game itself: typed, as a machine without a sound card has it
+        return VoiceIO(None, TextSpeaker(write=heard.append), microphone, heard.append, typed=typed)
+
+    monkeypatch.setattr(cli.sys, "stdin", type("Terminal", (), {"isatty": staticmethod(lambda: True)})())
+    monkeypatch.setattr(cli, "_open_voice", open_voice)
+    printed: list[str] = []
+    monkeypatch.setattr(cli, "_out", printed.append)
+    answers = ["stop", "ja"]
+    monkeypatch.setattr(cli, "_read_line", lambda: answers.pop(0) if answers else None)
+    cli.main([])
+    assert heard[0].startswith("Your last game, with Anna, Ben and Cara, stopped after 1 move today.")
+    assert opened == ["en", "nl"] and microphone.closed
+    assert "We gaan verder na 1 zet." in printed
