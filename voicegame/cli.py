@@ -25,7 +25,7 @@ from voicegame.decks import Deck, DeckError, builtin_decks, load_deck
 from voicegame.engine import PROFILES, Game, IllegalAction, PositionError, RuleError, Rules, action_from_json, profile
 from voicegame.engine.rules import parse_rule_value
 from voicegame.table.journal import Journal, JournalError, latest_journal, load_journal
-from voicegame.table.narration import PROMPTS
+from voicegame.table.narration import prompt
 from voicegame.table.output import Lines
 from voicegame.table.session import TextTable
 from voicegame.table.setup import carry_on, set_up
@@ -46,16 +46,11 @@ def _out(line: str) -> None:
     print(line, flush=True)
 
 
-def _said(lang: str, key: str, **fields: Any) -> str:
-    """One of the table's sentences (PROMPTS) in ``lang``, for lines said before or beside the table."""
-    return PROMPTS.get(lang, PROMPTS["en"])[key].format(**fields)
-
-
 def _typing_instead(problem: Exception, lang: str = "en") -> str:
     """A speech problem (its sentence may end with a command to run; it stays English) and the way
     on, in ``lang``."""
     text = str(problem)
-    return _said(lang, "typing_instead", problem=text + ("" if text.endswith((".", "!", "?")) else "."))
+    return prompt(lang, "typing_instead", problem=text + ("" if text.endswith((".", "!", "?")) else "."))
 
 
 def _fail(message: str, code: int = 2) -> int:
@@ -167,7 +162,7 @@ def _saving(open_journal: Callable[[], Journal], lang: str) -> tuple[Journal | N
     try:
         return open_journal(), None
     except JournalError as exc:
-        return None, PROMPTS.get(lang, PROMPTS["en"])["unsaved"].format(why=exc.said(lang))
+        return None, prompt(lang, "unsaved", why=exc.said(lang))
 
 
 def _use_settings(args: argparse.Namespace, settings: Settings) -> None:
@@ -208,8 +203,8 @@ class _Unfinished(NamedTuple):
 
 
 def _recent_unfinished() -> _Unfinished | None:
-    """The last game played, if it is unfinished, was played in the last ``OFFER_DAYS``, had a move
-    and a human player."""
+    """The last game played, if it is unfinished (with a move: ``latest_journal``), was played in the
+    last ``OFFER_DAYS`` and had a human player."""
     try:
         path = latest_journal(newest_only=True)
         if path is None:
@@ -220,8 +215,7 @@ def _recent_unfinished() -> _Unfinished | None:
         return None
     days = (datetime.date.today() - played).days
     bots = resumed.header.get("bots", {})
-    if days > OFFER_DAYS or resumed.game.over or not resumed.game.actions \
-            or all(p in bots for p in resumed.game.players):
+    if days > OFFER_DAYS or resumed.game.over or all(p in bots for p in resumed.game.players):
         return None
     return _Unfinished(path, [p for p in resumed.game.players if p != "You"], len(resumed.game.actions), days,
                        resumed.header.get("lang", "en"))
@@ -314,7 +308,7 @@ def _seat_channel(player: str, where: str, voice: Voice | None, lang: str = "en"
     try:
         speaker = Pyttsx3Speaker(voice, output=PcmOutput(where), write=lambda line: _out(f"({player}) {line}"))
     except SpeechError as exc:
-        _out(_said(lang, "headphones_missing", player=player, problem=exc))
+        _out(prompt(lang, "headphones_missing", player=player, problem=exc))
         return _out
     return speaker.say
 
@@ -366,9 +360,9 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
     keyboard = recognizer is None or sys.stdin.isatty() and args.audio_in != "-"
     push_to_talk = bool(args.push_to_talk) and keyboard and recognizer is not None
     if push_to_talk:
-        _out(_said(lang, "push_to_talk"))
+        _out(prompt(lang, "push_to_talk"))
     elif args.push_to_talk and recognizer is not None:
-        _out(_said(lang, "push_to_talk_no_terminal"))
+        _out(prompt(lang, "push_to_talk_no_terminal"))
     return VoiceIO(recognizer, speaker, chunks, _out, typed=_keyboard() if keyboard else None,
                    push_to_talk=push_to_talk)
 

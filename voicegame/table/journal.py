@@ -21,7 +21,7 @@ import platformdirs
 from voicegame.bots import BOT_LEVELS
 from voicegame.engine import Action, Game, IllegalAction, PositionError, action_from_json
 from voicegame.engine.game import GAME_FORMAT
-from voicegame.table.narration import PROMPTS
+from voicegame.table.narration import PROMPTS, prompt
 
 __all__ = ["Journal", "JournalError", "Resumed", "data_dir", "latest_journal", "load_journal"]
 
@@ -38,11 +38,14 @@ class JournalError(ValueError):
         super().__init__(message)
         self.key, self.fields = key, fields
 
+    @classmethod
+    def of(cls, key: str, **fields: str) -> JournalError:
+        """The error that PROMPTS' sentence ``key`` tells (in English until ``said`` in another language)."""
+        return cls(prompt("en", key, **fields), key, **fields)
+
     def said(self, lang: str) -> str:
         """The message in ``lang``, for the table to say."""
-        if self.key is None:
-            return str(self)
-        return PROMPTS.get(lang, PROMPTS["en"])[self.key].format(**self.fields)
+        return str(self) if self.key is None else prompt(lang, self.key, **self.fields)
 
 
 def data_dir() -> Path:
@@ -93,9 +96,8 @@ class Journal:
             self._file.flush()
             os.fsync(self._file.fileno())
         except OSError as exc:  # a full disk, a removed USB stick
-            fields = {"folder": str(self.path.parent), "reason": (exc.strerror or "a write error").lower()}
-            raise JournalError(PROMPTS["en"]["cannot_save_more"].format(**fields), "cannot_save_more",
-                               **fields) from None
+            raise JournalError.of("cannot_save_more", folder=str(self.path.parent),
+                                  reason=(exc.strerror or "a write error").lower()) from None
 
     def action(self, action: Action) -> None:
         self._write({"action": action.to_json()})
@@ -118,8 +120,7 @@ def _cannot_save(path: Path, exc: OSError) -> JournalError:
         reason = f"{'it' if in_the_way == folder else in_the_way} is a file, not a folder"
     else:
         reason = (exc.strerror or str(exc)).lower()
-    fields = {"folder": str(folder), "reason": reason}
-    return JournalError(PROMPTS["en"]["cannot_save"].format(**fields), "cannot_save", **fields)
+    return JournalError.of("cannot_save", folder=str(folder), reason=reason)
 
 
 @dataclass

@@ -13,7 +13,7 @@ from typing import Any
 from voicegame.decks import Deck
 from voicegame.engine.actions import Action, Ask, Flip
 
-__all__ = ["PROMPTS", "Narrator", "names_list", "you_form"]
+__all__ = ["PROMPTS", "Narrator", "names_list", "prompt", "you_form"]
 
 
 # Every sentence the table says, per language. Seed 004 gives the Dutch wording ("Niet thuis").
@@ -247,6 +247,11 @@ _YOU_FORMS = [
 ]
 
 
+def prompt(lang: str, key: str, **fields: Any) -> str:
+    """One of the table's own sentences (PROMPTS) in ``lang``; English for a language it lacks."""
+    return PROMPTS.get(lang, PROMPTS["en"])[key].format(**fields)
+
+
 def you_form(line: str) -> str:
     """``line`` with the player called You spoken to rather than about."""
     for pattern, replacement in _YOU_FORMS:
@@ -277,7 +282,7 @@ class Narrator:
 
     def prompt(self, key: str, **fields: Any) -> str:
         """One of the table's own sentences (PROMPTS), in the game's language."""
-        return PROMPTS.get(self.lang, PROMPTS["en"])[key].format(**fields)
+        return prompt(self.lang, key, **fields)
 
     def refusal(self, code: str, message: str, action: Action | None = None) -> str:
         """The engine's reason for refusing ``action``, in the game's language (the engine's own

@@ -400,20 +400,18 @@ class TextTable:
         return self.p("heard_let_pass", words=words) if words else self.p("heard_nothing_else")
 
     def _repeat(self) -> None:
-        """Say again what was said since the player's last words, each line to where it went."""
-        for seat, line in self.said:
+        """Say again what was said since the player's last words."""
+        lines, self.said = self.said, []
+        self._say_again(lines)
+
+    def _say_again(self, lines: list[tuple[str | None, str]]) -> None:
+        """Say ``lines`` again as they were said, each to where it went, and keep them for "repeat"."""
+        for seat, line in lines:
             if seat is None:
                 self.out.public(line)
             else:
                 self.out.private(seat, line)
-
-    def _say_again(self, lines: list[tuple[str | None, str]]) -> None:
-        """Say ``lines`` again, each to where it went, and keep them for "repeat"."""
-        for seat, line in lines:
-            if seat is None:
-                self.say(line)
-            else:
-                self.tell(seat, line)
+            self.said.append((seat, line))
 
     def _request(self, player: str, heard: Understanding, said: str | Hearing) -> bool:
         """Act on a request, or ask first when it was not clearly heard (a wrong move is the worst bug)."""
