@@ -17,8 +17,6 @@ import numpy as np
 import pytest
 
 from voicegame.speech.audio import (
-    NO_MICROPHONE,
-    NO_OUTPUT,
     Gate,
     MicrophoneSource,
     PushToTalk,
@@ -410,7 +408,8 @@ def test_microphone_without_a_device_says_so(no_sound_card):
     assert audio_devices() == ([], [])
     with pytest.raises(SpeechError) as err:
         MicrophoneSource()
-    assert str(err.value) == NO_MICROPHONE == "No microphone found, so we'll use the keyboard."
+    assert str(err.value) == "No microphone found, so we'll use the keyboard."
+    assert err.value.said("nl") == "Er is geen microfoon gevonden, dus we gebruiken het toetsenbord."
 
 
 def test_output_without_a_device_says_so(no_sound_card):
@@ -418,4 +417,4 @@ def test_output_without_a_device_says_so(no_sound_card):
 
     with pytest.raises(SpeechError) as err:
         PcmOutput("headphones")
-    assert str(err.value) == NO_OUTPUT
+    assert str(err.value) == "No loudspeaker or headphones found, so I'll show what I would say as text."

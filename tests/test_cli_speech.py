@@ -79,7 +79,7 @@ def test_voice_asked_for_without_a_microphone_still_speaks(monkeypatch, capsys):
     from voicegame.speech.base import SpeechError
 
     def no_microphone(*args, **kwargs):
-        raise SpeechError(audio.NO_MICROPHONE)
+        raise SpeechError.of("no_microphone")
 
     monkeypatch.setattr(tts, "PcmOutput", _Loudspeaker)
     monkeypatch.setattr(audio, "MicrophoneSource", no_microphone)
@@ -89,9 +89,33 @@ def test_voice_asked_for_without_a_microphone_still_speaks(monkeypatch, capsys):
                      "--no-save"])
     lines = capsys.readouterr().out.splitlines()
     assert code == 0
-    assert lines.count(audio.NO_MICROPHONE + " You can type instead.") == 1
+    assert lines.count("No microphone found, so we'll use the keyboard. You can type instead.") == 1
     assert "Type help at any time." in lines and lines[-1] == "Game stopped."
     assert _Loudspeaker.plays > 3  # the message and the game's lines were spoken
+
+
+def test_a_dutch_game_says_what_speech_lacks_in_dutch(monkeypatch, capsys):
+    """--voice in Dutch with no Dutch speech model and no loudspeaker: both are said in Dutch (they
+    had been English sentences, spoken by the Dutch voice), and the game goes on typed."""
+    import io
+
+    from voicegame import cli
+    from voicegame.speech import tts
+    from voicegame.speech.base import SpeechError
+
+    def no_loudspeaker(*args):
+        raise SpeechError.of("no_output")
+
+    monkeypatch.setattr(tts, "PcmOutput", no_loudspeaker)  # as on a machine without a sound card
+    monkeypatch.setattr("sys.stdin", io.StringIO("stop\n"))
+    code = cli.main(["play", "--voice", "--lang", "nl", "--players", "Anna", "--bots", "1", "--seed", "2", "--no-save"])
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert lines[:2] == [
+        "Er is geen luidspreker of koptelefoon gevonden, dus ik laat als tekst zien wat ik zou zeggen.",
+        "Er staat geen Nederlands spraakmodel op deze computer. Haal er een met: voicegame models fetch nl. "
+        "Je kunt ook typen."], lines
+    assert lines[2].startswith("Kwartet met Anna")
 
 
 def test_transcribe_gives_one_json_object_per_file_in_order(tmp_path):

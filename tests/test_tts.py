@@ -21,7 +21,6 @@ if not (ctypes.util.find_library("espeak-ng") or ctypes.util.find_library("espea
 
 from voicegame.speech.base import SpeechError, Voice  # noqa: E402
 from voicegame.speech.tts import (  # noqa: E402
-    ENGINE_HUNG,
     ENGINE_RATE,
     EspeakEngine,
     Pyttsx3Speaker,
@@ -253,15 +252,33 @@ def test_watchdog_falls_back_to_text_once_and_never_blocks(tmp_path):
         deadline = time.monotonic() + 3
         while s.busy() and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert lines == [ENGINE_HUNG, "Ben, it is your turn."]
+        hung = "The speech engine stopped responding, so I'll show what I would say as text."
+        assert lines == [hung, "Ben, it is your turn."]
         start = time.perf_counter()
         s.say("Cara asks Dan for Mister Bun.")
         s.say("Not at home.")
         assert time.perf_counter() - start < 0.1
-        assert lines == [ENGINE_HUNG, "Ben, it is your turn.", "Cara asks Dan for Mister Bun.", "Not at home."]
+        assert lines == [hung, "Ben, it is your turn.", "Cara asks Dan for Mister Bun.", "Not at home."]
         with pytest.raises(SpeechError, match="stopped responding"):
             s.render("Hello.", str(tmp_path / "x.wav"))
         assert not out.started.is_set()
+    finally:
+        s.close()
+        HangingEngine.release.set()
+
+
+def test_a_dutch_speaker_says_why_it_falls_back_in_dutch():
+    HangingEngine.release.clear()
+    lines: list[str] = []
+    s = Pyttsx3Speaker(Voice("nl"), write=lines.append, output=PacedOutput(), engine=EspeakEngine(HangingEngine),
+                       timeout=0.3, lang="nl")
+    try:
+        s.say("Ben, je bent aan de beurt.")
+        deadline = time.monotonic() + 3
+        while s.busy() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert lines == ["De spraakmachine reageert niet meer, dus ik laat als tekst zien wat ik zou zeggen.",
+                         "Ben, je bent aan de beurt."]
     finally:
         s.close()
         HangingEngine.release.set()

@@ -301,10 +301,11 @@ def test_players_named_by_voice_at_the_set_up():
     assert any(line.startswith("Ready: Alice, Ben and Harry against 2 computer players") for line in printed)
 
 
-def test_a_microphone_that_stops_hands_over_to_the_keyboard():
+@pytest.mark.parametrize("lang,told", [("en", "The microphone stopped working, so we'll use the keyboard."),
+                                       ("nl", "De microfoon werkt niet meer, dus we gebruiken het toetsenbord.")])
+def test_a_microphone_that_stops_hands_over_to_the_keyboard(lang, told):
     import queue
 
-    from voicegame.speech.audio import MICROPHONE_LOST
     from voicegame.speech.base import SpeechError
     from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
@@ -313,18 +314,20 @@ def test_a_microphone_that_stops_hands_over_to_the_keyboard():
 
     def microphone():
         yield from [bytes(CHUNK)] * 20
-        raise SpeechError(MICROPHONE_LOST)
+        raise SpeechError.of("microphone_lost")
 
     game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
     typed: queue.Queue[str | None] = queue.Queue()
     printed: list[str] = []
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), microphone(), printed.append,
+    speaker = TextSpeaker(write=lambda line: None)
+    speaker.lang = lang  # said in the game's language
+    voice = VoiceIO(PocketSphinxRecognizer(), speaker, microphone(), printed.append,
                     understander=Understander(game.deck, game.players), typed=typed)
     typed.put("status")
     typed.put(None)
     assert voice.read() == "status"  # typed while the microphone still worked
     assert voice.read() is None  # the microphone stopped, and the keyboard closed: input ended
-    assert printed == [MICROPHONE_LOST]
+    assert printed == [told]
 
 
 @pytest.mark.parametrize("said,heard", [("status", True), ("help", True), ("What is in my hand?", True),

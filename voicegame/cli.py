@@ -33,7 +33,7 @@ from voicegame.understanding import GrammarError, Understander, Understanding, n
 from voicegame.understanding.words import similarity
 
 if TYPE_CHECKING:
-    from voicegame.speech.base import Recognizer, Voice
+    from voicegame.speech.base import Recognizer, SpeechError, Voice
     from voicegame.table.voice import VoiceIO
 
 # More than the 11 computer players a table can have: some are left out where they sound like a
@@ -46,10 +46,9 @@ def _out(line: str) -> None:
     print(line, flush=True)
 
 
-def _typing_instead(problem: Exception, lang: str = "en") -> str:
-    """A speech problem (its sentence may end with a command to run; it stays English) and the way
-    on, in ``lang``."""
-    text = str(problem)
+def _typing_instead(problem: SpeechError, lang: str = "en") -> str:
+    """A speech problem and the way on, in ``lang``."""
+    text = problem.said(lang)
     return prompt(lang, "typing_instead", problem=text + ("" if text.endswith((".", "!", "?")) else "."))
 
 
@@ -308,7 +307,7 @@ def _seat_channel(player: str, where: str, voice: Voice | None, lang: str = "en"
     try:
         speaker = Pyttsx3Speaker(voice, output=PcmOutput(where), write=lambda line: _out(f"({player}) {line}"))
     except SpeechError as exc:
-        _out(prompt(lang, "headphones_missing", player=player, problem=exc))
+        _out(prompt(lang, "headphones_missing", player=player, problem=exc.said(lang)))
         return _out
     return speaker.say
 
@@ -330,7 +329,7 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
         narrator = assign_voices([], lang)[0]
         narrator.rate = args.rate or narrator.rate
         narrator.volume = args.volume
-        speaker = Pyttsx3Speaker(narrator, write=_out, echo=False)
+        speaker = Pyttsx3Speaker(narrator, write=_out, echo=False, lang=lang)
     except SpeechError as exc:
         if asked:
             _out(_typing_instead(exc, lang))

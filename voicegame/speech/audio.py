@@ -48,11 +48,6 @@ __all__ = [
     "utterances",
 ]
 
-NO_MICROPHONE = "No microphone found, so we'll use the keyboard."
-MICROPHONE_LOST = "The microphone stopped working, so we'll use the keyboard."
-NO_OUTPUT = "No loudspeaker or headphones found, so I'll show what I would say as text."
-OUTPUT_LOST = "The loudspeaker stopped working, so I'll show what I would say as text."
-NO_PORTAUDIO = "The sound library PortAudio is not installed, so we'll use the keyboard and text."
 NO_PIPE = ("The option --audio-in - listens to sound piped in, for example: "
            "arecord -f S16_LE -r 16000 -c 1 | voicegame play --voice --audio-in -. "
            "Here standard input is a terminal, with nothing piped in.")
@@ -70,7 +65,7 @@ def _sounddevice():
     try:
         import sounddevice
     except (ImportError, OSError) as exc:
-        raise SpeechError(NO_PORTAUDIO) from exc
+        raise SpeechError.of("no_portaudio") from exc
     return sounddevice
 
 
@@ -97,9 +92,9 @@ def find_device(spec: int | str | None, kind: str) -> Device:
     """The input or output device named by ``spec``: an index, part of its name (any case), or
     None for the system default. Raises SpeechError with a sentence to say when there is none."""
     inputs, outputs = audio_devices()
-    devices, missing = (inputs, NO_MICROPHONE) if kind == "input" else (outputs, NO_OUTPUT)
+    devices, what = (inputs, "microphone") if kind == "input" else (outputs, "output")
     if not devices:
-        raise SpeechError(missing)
+        raise SpeechError.of(f"no_{what}")
     if spec is None:
         default = _sounddevice().default.device[0 if kind == "input" else 1]
         return next((d for d in devices if d.index == default), devices[0])
@@ -108,9 +103,7 @@ def find_device(spec: int | str | None, kind: str) -> Device:
     else:
         found = [d for d in devices if str(spec).lower() in d.name.lower()]
     if not found:
-        what = "microphone" if kind == "input" else "sound output"
-        then = missing.split(", so ", 1)[1]
-        raise SpeechError(f"The {what} '{spec}' was not found, so {then}")
+        raise SpeechError.of(f"{what}_not_found", device=spec)
     return found[0]
 
 
@@ -359,14 +352,14 @@ class MicrophoneSource:
             except sd.PortAudioError:
                 continue
         else:
-            raise SpeechError(f"The microphone {self.device.name} could not be opened, so we'll use the keyboard.")
+            raise SpeechError.of("microphone_unopened", device=self.device.name)
         self._resampler = Resampler(rate) if rate != SAMPLE_RATE else None
         self._queue = queue.Queue()
         self._closing = False
         try:
             self._stream.start()
         except sd.PortAudioError as exc:
-            raise SpeechError(MICROPHONE_LOST) from exc
+            raise SpeechError.of("microphone_lost") from exc
 
     def _callback(self, indata, frames, time, status) -> None:
         if status.input_overflow:
@@ -387,7 +380,7 @@ class MicrophoneSource:
             if data is None:
                 if self._closing:
                     return
-                raise SpeechError(MICROPHONE_LOST)
+                raise SpeechError.of("microphone_lost")
             if self._resampler is not None:
                 data = _to_pcm16(self._resampler.push(np.frombuffer(data, "<i2")))
             yield data
@@ -766,5 +759,5 @@ class PcmOutput:
                             return False
                         out.write(piece[i : i + block])
         except sd.PortAudioError as exc:
-            raise SpeechError(OUTPUT_LOST) from exc
+            raise SpeechError.of("output_lost") from exc
         return True

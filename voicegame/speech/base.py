@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from voicegame.speech.sentences import sentence
+
 __all__ = ["SAMPLE_RATE", "Alternative", "Hearing", "Recognizer", "Speaker", "SpeechError", "Voice"]
 
 SAMPLE_RATE = 16000
@@ -15,7 +17,22 @@ SAMPLE_RATE = 16000
 
 class SpeechError(RuntimeError):
     """A missing model, device or engine. The message is a sentence a person can hear or read,
-    saying what is missing and what to do; the game then carries on with the keyboard."""
+    saying what is missing and what to do; the game then carries on with the keyboard. Made with
+    ``of``, it can also be said in the game's language (``said``)."""
+
+    def __init__(self, message: str, key: str | None = None, fields: dict[str, object] | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+        self.fields = fields or {}
+
+    @classmethod
+    def of(cls, key: str, **fields: object) -> SpeechError:
+        """The error whose sentence is ``sentences``' ``key``, filled in with ``fields``."""
+        return cls(sentence("en", key, **fields), key, fields)
+
+    def said(self, lang: str) -> str:
+        """The sentence in ``lang`` (as made, when it was not made with ``of``)."""
+        return sentence(lang, self.key, **self.fields) if self.key else str(self)
 
 
 @dataclass(frozen=True)
@@ -119,6 +136,8 @@ class Voice:
 class Speaker:
     """Speech out. ``say`` queues and returns at once; a new ``say(..., interrupt=True)`` or
     ``stop()`` cuts a long narration short. ``render`` writes a WAV file instead of playing."""
+
+    lang = "en"  # the language of what it says about itself ("The speech engine stopped responding")
 
     def say(self, text: str, voice: Voice | None = None, interrupt: bool = False) -> None:
         raise NotImplementedError

@@ -29,8 +29,9 @@ from pathlib import Path
 from typing import Callable
 
 from voicegame.speech.base import SpeechError
+from voicegame.speech.sentences import language_name
 from voicegame.speech.vosk_backend import (
-    LANGUAGE_NAMES, REPO_MODELS_DIR, InstalledModel, package_model, installed_models, looks_like_model,
+    REPO_MODELS_DIR, InstalledModel, package_model, installed_models, looks_like_model,
     user_models_dir,
 )
 
@@ -191,7 +192,7 @@ def fetch(name: str, dest_dir: Path | None = None, progress: Callable[[str], Non
     if entry.pip:
         installed = package_model(entry.pip.replace("-", "_"))
         if installed is None:
-            raise SpeechError(f"The {LANGUAGE_NAMES.get(entry.language, entry.language)} model comes as a "
+            raise SpeechError(f"The {language_name('en', entry.language)} model comes as a "
                               f"Python package. Install it with: pip install {entry.pip}")
         progress(f"{entry.name} is already installed, from the Python package {entry.pip}.")
         return installed

@@ -287,7 +287,7 @@ class PocketSphinxRecognizer(Recognizer):
         try:
             import pocketsphinx
         except ImportError:
-            raise SpeechError("PocketSphinx is not installed. Install it with: pip install pocketsphinx") from None
+            raise SpeechError.of("pocketsphinx_missing") from None
         model = pocketsphinx.get_model_path()
         # The warp is explicit from the start (1.0: none), never left unset: PocketSphinx keeps the warp
         # in process-wide state that an unset one marks "neutral" without forgetting the last value
@@ -301,8 +301,7 @@ class PocketSphinxRecognizer(Recognizer):
             self._who = pocketsphinx.Decoder(lm=None, dict=os.path.join(model, "en-us", "cmudict-en-us.dict"),
                                              **common)
         except (RuntimeError, ValueError) as exc:
-            raise SpeechError(f"PocketSphinx could not load its English model ({exc}). "
-                              "Reinstall it with: pip install --force-reinstall pocketsphinx") from None
+            raise SpeechError.of("pocketsphinx_unloadable", problem=exc) from None
         self.reject_margin = reject_margin
         # Of the last finished utterance, to calibrate the thresholds for a voice or a room: the
         # margin, the worst name word's margin, the SNR estimate, the rejection threshold it gave,
@@ -369,9 +368,8 @@ class PocketSphinxRecognizer(Recognizer):
             try:
                 decoding.grammar.add_jsgf_string("game", factored)
             except ValueError:
-                detail = f" These words have no pronunciation: {', '.join(still)}." if still else ""
-                raise SpeechError(f"The speech grammar could not be loaded.{detail} "
-                                  "Speech is off; type your requests instead.") from None
+                raise (SpeechError.of("grammar_failed_words", words=", ".join(still)) if still
+                       else SpeechError.of("grammar_failed")) from None
             decoding.grammar.activate_search("game")
         self._stops = self._stop_rivals(self._names)
         self._addressees = self._load_addressees(jsgf)

@@ -45,14 +45,11 @@ def make_recognizer(asr: str, lang: str = "en", tell: Callable[[str], None] = _t
             if not isinstance(exc, NoModel):  # a model is there but damaged: say so, or it is never mended
                 tell(f"I'll listen with PocketSphinx instead of Vosk. {exc}")
     if lang != "en":  # --asr pocketsphinx, chosen by name
-        from voicegame.speech.vosk_backend import LANGUAGE_NAMES
-
-        raise SpeechError(f"PocketSphinx only knows English. For {LANGUAGE_NAMES.get(lang, lang)}, run: "
-                          f"voicegame models fetch {lang}, then choose --asr auto.")
+        raise SpeechError.of("pocketsphinx_english_only", code=lang)
     try:
         from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     except ImportError:
-        raise SpeechError("PocketSphinx is not installed, so I cannot listen. Run: pip install pocketsphinx") from None
+        raise SpeechError.of("pocketsphinx_missing") from None
     return PocketSphinxRecognizer()
 
 

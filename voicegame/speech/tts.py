@@ -21,11 +21,11 @@ from typing import Callable, Sequence
 
 from voicegame.speech.audio import PcmOutput
 from voicegame.speech.base import Speaker, SpeechError, Voice
+from voicegame.speech.sentences import sentence
 
 __all__ = ["EspeakEngine", "Pyttsx3Speaker", "TextSpeaker", "assign_voices", "shared_engine"]
 
 ENGINE_RATE = 22050  # what pyttsx3's espeak driver always writes
-ENGINE_HUNG = "The speech engine stopped responding, so I'll show what I would say as text."
 DEFAULT_PITCH = 50
 
 # Distinct espeak-ng voices: language voice (accent) + variant (+f female, +m male) + pitch.
@@ -149,7 +149,7 @@ class EspeakEngine:
     def synthesize(self, text: str, voice: Voice, timeout: float | None = None) -> tuple[bytes, list[str]]:
         """(22050 Hz mono int16 PCM, problems such as a voice espeak-ng refused)."""
         if self.hung:
-            raise SpeechError(ENGINE_HUNG)
+            raise SpeechError.of("engine_hung")
         job = _Job(text, voice)
         with self._wake:
             if self._thread is None:
@@ -159,7 +159,7 @@ class EspeakEngine:
             self._wake.notify()
         if not job.done.wait(timeout if timeout is not None else 3.0 + len(text) / 100):
             self.hung = True
-            raise SpeechError(ENGINE_HUNG)
+            raise SpeechError.of("engine_hung")
         if job.error is not None:
             raise job.error
         return job.pcm, job.problems
@@ -176,8 +176,7 @@ class EspeakEngine:
             engine.connect("error", lambda name=None, exception=None: problems.append(str(exception)))
             default_voice = engine.getProperty("voice")
         except Exception as exc:  # any failure to load pyttsx3 or libespeak-ng means: no speech
-            engine, failure = None, SpeechError(
-                f"The speech engine could not start ({exc}), so I'll show what I would say as text.")
+            engine, failure = None, SpeechError.of("engine_failed", problem=exc)
         with tempfile.TemporaryDirectory(prefix="voicegame-tts-") as tmp:
             path = os.path.join(tmp, "line.wav")
             if engine is not None:
@@ -209,7 +208,7 @@ class EspeakEngine:
                     if job.pcm:
                         break
                 else:
-                    job.error = SpeechError("The speech engine made no sound, so I'll show what I would say as text.")
+                    job.error = SpeechError.of("engine_silent")
                 job.problems = list(problems)
                 job.done.set()
 
@@ -276,16 +275,17 @@ class _Say:
 class Pyttsx3Speaker(Speaker):
     """Speaks through pyttsx3/espeak-ng on a worker thread; say() never blocks.
 
-    ``write`` receives, once each, the sentence saying why speech fell back to text (no sound
-    output, engine hung), and the text of every line that cannot be spoken unless ``echo`` is
+    ``write`` receives, once each, the sentence (in ``lang``) saying why speech fell back to text (no
+    sound output, engine hung), and the text of every line that cannot be spoken unless ``echo`` is
     False (the caller prints every line anyway). ``output`` is anything with
     ``play(pcm_or_pieces, rate, stop_event)``; by default the system's sound output, or none.
     """
 
     def __init__(self, voice: Voice | None = None, *, write: Callable[[str], None] = print,
                  output=None, engine: EspeakEngine | None = None, timeout: float | None = None,
-                 echo: bool = True) -> None:
+                 echo: bool = True, lang: str = "en") -> None:
         self.voice = voice or Voice()
+        self.lang = lang
         self._write = write
         self._echo = echo
         self._engine = engine or shared_engine()
@@ -301,7 +301,7 @@ class Pyttsx3Speaker(Speaker):
             try:
                 self._output = PcmOutput()
             except SpeechError as exc:
-                self._fall_back(str(exc))
+                self._fall_back(exc.said(lang))
         self._thread = threading.Thread(target=self._run, name="speaker", daemon=True)
         self._thread.start()
 
@@ -389,23 +389,23 @@ class Pyttsx3Speaker(Speaker):
         unspoken: list[str] = []
 
         def pieces():
-            for i, sentence in enumerate(sentences):
+            for i, part in enumerate(sentences):
                 if job.cancel.is_set():
                     return
                 try:
-                    pcm, problems = self._engine.synthesize(sentence, job.voice, self._timeout)
+                    pcm, problems = self._engine.synthesize(part, job.voice, self._timeout)
                 except SpeechError as exc:
-                    self._fall_back(str(exc))
+                    self._fall_back(exc.said(self.lang))
                     unspoken.extend(sentences[i:])
                     return
                 if problems:
-                    self._tell(f"Some voice settings did not work ({problems[0]}), so a standard voice may be heard.")
+                    self._tell(sentence(self.lang, "voice_settings", problem=problems[0]))
                 yield pcm
 
         try:
             self._output.play(pieces(), ENGINE_RATE, job.cancel)
         except SpeechError as exc:
-            self._fall_back(str(exc))
+            self._fall_back(exc.said(self.lang))
             unspoken[:] = sentences
         if unspoken and not job.cancel.is_set() and self._echo:
             self._write(" ".join(unspoken))

@@ -51,13 +51,6 @@ UNKNOWN = "[unk]"
 SURE_SHARE = 0.6  # of the n-best probability: below it, or with an unknown word, a Hearing is not sure
 _UNKNOWN_SYMBOLS = ("[unk]", "<UNK>", "<unk>")
 _GRAPH_SYMBOLS = {"<eps>", "<s>", "</s>"}  # in the symbol table, but not words anyone says
-LANGUAGE_NAMES = {"en": "English", "nl": "Dutch", "ko": "Korean", "de": "German", "fr": "French", "es": "Spanish"}
-
-
-def _language_name(code: str) -> str:
-    return LANGUAGE_NAMES.get(code, code)
-
-
 def user_models_dir() -> Path:
     """Downloaded models live in the user's data folder ($VOICEGAME_DATA_DIR, as the game journals)."""
     override = os.environ.get("VOICEGAME_DATA_DIR")
@@ -134,19 +127,15 @@ def find_model(language: str) -> Path:
     for folder in (REPO_MODELS_DIR, user_models_dir()):
         for sub in sorted(folder.iterdir()) if folder.is_dir() else ():
             if sub.is_dir() and not sub.name.startswith(".") and model_language(sub.name) == language:
-                raise SpeechError(f"The folder {sub} is not a complete Vosk speech model: some of its files are "
-                                  f"missing. Remove it and run: voicegame models fetch {language}")
-    raise NoModel(
-        f"There is no {_language_name(language)} speech model on this computer. "
-        f"To get one, run: voicegame models fetch {language}"
-    )
+                raise SpeechError.of("model_incomplete", folder=sub, code=language)
+    raise NoModel.of("no_model", code=language)
 
 
 def _vosk():
     try:
         import vosk
     except ImportError:
-        raise SpeechError("The Vosk speech recognizer is not installed. Install it with: pip install vosk") from None
+        raise SpeechError.of("vosk_missing") from None
     return vosk
 
 
@@ -154,22 +143,17 @@ def _vosk():
 def _load_model(path: str):
     """Loading takes seconds and hundreds of MB, so recognizers on the same folder share one model."""
     folder = Path(path)
-    fix = f"voicegame models fetch {model_language(folder.name) or 'en'}"
+    code = model_language(folder.name) or "en"
     if not folder.is_dir():
-        raise SpeechError(f"The speech model folder {folder} does not exist. To get a model, run: {fix}")
+        raise SpeechError.of("model_folder_missing", folder=folder, code=code)
     if not looks_like_model(folder):
-        raise SpeechError(
-            f"The folder {folder} is not a complete Vosk speech model: some of its files are missing. "
-            f"Remove it and run: {fix}"
-        )
+        raise SpeechError.of("model_incomplete", folder=folder, code=code)
     try:
         return _vosk().Model(str(folder))
     except SpeechError:
         raise
     except Exception:
-        raise SpeechError(
-            f"The speech model in {folder} could not be loaded; it may be damaged. Remove it and run: {fix}"
-        ) from None
+        raise SpeechError.of("model_damaged", folder=folder, code=code) from None
 
 
 class VoskRecognizer(Recognizer):
@@ -221,10 +205,7 @@ class VoskRecognizer(Recognizer):
         only needs the words (its per-word confidences are not tuned: no English model here)."""
         known = [t for t in dict.fromkeys(t for w in words for t in w.split()) if self._known(t)]
         if not known:
-            raise SpeechError(
-                "None of the game's words are in the speech model, so I cannot listen for them. "
-                "The model may be for another language."
-            )
+            raise SpeechError.of("no_game_words")
         if self._unknown and self._unknown not in known:
             known.append(self._unknown)
         self._grammar = json.dumps(known, ensure_ascii=False)

@@ -195,8 +195,8 @@ class VoiceIO(Output):
             try:
                 said = self._listen()
             except SpeechError as exc:  # the microphone stopped: say so, and the keyboard takes over
-                self.print_line(str(exc))
-                self.speaker.say(str(exc))
+                self.print_line(exc.said(self.speaker.lang))
+                self.speaker.say(exc.said(self.speaker.lang))
                 self.recognizer = None
         if self.recognizer is None:  # speaking only: the keyboard is the ears
             said = self._typed_line()
