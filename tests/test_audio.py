@@ -418,3 +418,21 @@ def test_output_without_a_device_says_so(no_sound_card):
     with pytest.raises(SpeechError) as err:
         PcmOutput("headphones")
     assert str(err.value) == "No loudspeaker or headphones found, so I'll show what I would say as text."
+
+
+@pytest.mark.parametrize("text", ["Yes.", "Ben, is Mrs. Bun at home?"])
+@pytest.mark.parametrize("after", [0.0, 0.6])
+def test_vad_hears_speech_from_the_very_first_frame(text, after):
+    """A recording cut tight, or a player already talking when the microphone opens: the first
+    frame is a word, not the room. It was taken for the noise floor, and the word was lost ("yes"
+    not heard at all, "Ben, is Mrs. Bun at home?" heard from "is")."""
+    pytest.importorskip("hibari", reason="hibari-tts is not installed (pip install hibari-tts)")
+    from voicegame.speech.render import speech_pcm
+
+    x = samples(speech_pcm(text, "hibari"))
+    loud = np.nonzero(np.abs(x) > 200)[0]
+    speech = _to_pcm16(x[loud[0]:loud[-1] + 1])
+    found = list(utterances(chunks(speech + bytes(2 * int(after * SAMPLE_RATE)))))
+    assert len(found) == 1 and found[0].start == 0.0
+    whole = len(speech) // 960 * 960  # a stream's last part-frame (under 30 ms) is not segmented
+    assert found[0].pcm[:whole] == speech[:whole]  # every word, the first one too

@@ -229,6 +229,8 @@ def test_a_dutch_game_says_in_dutch_that_headphones_are_missing_and_to_type_inst
     # The speech layer's own sentence stays English; the way on is Dutch.
     assert _typing_instead(SpeechError("No microphone"), "nl") == "No microphone. Je kunt ook typen."
     assert _typing_instead(SpeechError("No microphone.")) == "No microphone. You can type instead."
+    # A sentence that already says so is not followed by it again.
+    assert _typing_instead(SpeechError.of("no_microphone")) == "No microphone found, so we'll use the keyboard."
 
 
 @pytest.mark.parametrize("seat,message", [("Alice", "write a seat as NAME=WHERE"),

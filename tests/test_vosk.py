@@ -227,7 +227,10 @@ def test_an_english_vosk_model_is_checked_by_pocketsphinx_and_another_language_i
     english = make_recognizer("vosk", "en")
     assert isinstance(english, CheckedRecognizer)
     assert (english.primary.name, english.checker.name) == ("vosk", "pocketsphinx")
-    assert make_recognizer("vosk", "ko").name == "vosk"
+    korean = make_recognizer("vosk", "ko")
+    assert korean.name == "vosk" and korean.confirm_all  # no second opinion: every request is asked about
+    korean.set_grammar(HOME, "")
+    assert not korean.hear(speech("집에 있어요")).sure
 
 
 def test_vosk_listens_alone_and_says_so_when_pocketsphinx_cannot_check_it(monkeypatch):
@@ -239,7 +242,12 @@ def test_vosk_listens_alone_and_says_so_when_pocketsphinx_cannot_check_it(monkey
 
     monkeypatch.setattr(pocketsphinx_backend, "PocketSphinxRecognizer", missing)
     vosk = VoskRecognizer(find_model("ko"))
+    vosk.set_grammar(HOME, "")
+    assert vosk.hear(speech("집에 있어요")).sure  # sure of itself, when nothing else is said
     told: list[str] = []
     assert checked_in_english(vosk, told.append) is vosk
     assert told == ["PocketSphinx is not installed. Install it with: pip install pocketsphinx Until then Vosk"
-                    " listens alone, without PocketSphinx's second check of what it hears."]
+                    " listens alone, without PocketSphinx's second check of what it hears, so I'll ask you"
+                    " about every request."]
+    heard = vosk.hear(speech("집에 있어요"))
+    assert heard.text == "집에 있어요" and heard.alternatives[0].confidence > 0.5 and not heard.sure

@@ -25,6 +25,7 @@ from voicegame.decks import Deck, DeckError, builtin_decks, load_deck
 from voicegame.engine import PROFILES, Game, IllegalAction, PositionError, RuleError, Rules, action_from_json, profile
 from voicegame.engine.rules import parse_rule_value
 from voicegame.table.journal import Journal, JournalError, latest_journal, load_journal
+from voicegame.speech.sentences import KEYBOARD_TOLD
 from voicegame.table.narration import prompt
 from voicegame.table.output import Lines
 from voicegame.table.session import TextTable
@@ -47,8 +48,10 @@ def _out(line: str) -> None:
 
 
 def _typing_instead(problem: SpeechError, lang: str = "en") -> str:
-    """A speech problem and the way on, in ``lang``."""
+    """A speech problem and the way on, in ``lang`` (once: "No microphone found, so we'll use the keyboard.")."""
     text = problem.said(lang)
+    if problem.key in KEYBOARD_TOLD:
+        return text
     return prompt(lang, "typing_instead", problem=text + ("" if text.endswith((".", "!", "?")) else "."))
 
 
@@ -168,7 +171,12 @@ def _use_settings(args: argparse.Namespace, settings: Settings) -> None:
     """The settings in force (defaults, config file, command line, set-up) as the play options."""
     for name in ("bots", "level", "rules", "lang", "asr", "rate", "verbose", "polite_reminder", "deck"):
         setattr(args, name, getattr(settings, name))
-    args.voice = {"auto": None, "on": True, "off": False}[settings.voice]
+    voice = {"auto": None, "on": True, "off": False}[settings.voice]
+    # A recognizer named on the command line asks for voice, as --voice does: with no microphone the
+    # player is told why, instead of getting a silent typed game.
+    if voice is None and settings.source("asr") == COMMAND_LINE and settings.asr in ("vosk", "pocketsphinx"):
+        voice = True
+    args.voice = voice
     args.seat = [f"{name}={where}" for name, where in settings.seat_map.items()
                  if settings.source("seats") == COMMAND_LINE or name in settings.players]  # the file's: if here
     args.children = [name for name in settings.children
@@ -753,8 +761,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--push-to-talk", action="store_true",
                    help="press Enter before and after speaking, instead of the game waiting for a pause")
     p.add_argument("--no-history", action="store_true", help="a memory challenge: no history command")
-    p.add_argument("--asr", help="recognizer: auto, vosk, pocketsphinx, or text to speak but read the keyboard"
-                   " (default auto)")
+    p.add_argument("--asr", help="recognizer: auto, vosk, pocketsphinx (either turns voice on, as --voice), or text"
+                   " to speak but read the keyboard (default auto)")
     p.add_argument("--audio-in", metavar="FILE.wav|-", help="listen to a recording or raw 16 kHz PCM on stdin")
     p.add_argument("--child", dest="children", action="append", metavar="NAME",
                    help="NAME is a young child: listen for a child's voice on their turns (once per child)")

@@ -433,7 +433,9 @@ class Segmenter:
     Frames (30 ms) louder than the floor by ``start_margin_db`` for ``start_frames`` frames in a
     row start an utterance; it ends after ``end_silence`` seconds below the floor plus
     ``continue_margin_db`` (the lower margin keeps quiet word endings in). ``min_level_db`` stops
-    a digitally silent floor from making every faint hiss count as speech. The floor follows
+    a digitally silent floor from making every faint hiss count as speech. The floor starts at the
+    quietest frame of the stream's first ``opening`` seconds (held back until then: the first frame
+    may already be a word, in a recording cut tight or from a player already talking), then follows
     quiet frames quickly and louder background slowly, and is frozen during speech; an utterance
     cut at ``max_utterance`` resets it to the quietest frame heard, so a noise that got louder
     and stayed cannot hold the detector open for ever.
@@ -454,7 +456,7 @@ class Segmenter:
 
     def __init__(self, *, frame_ms: int = 30, end_silence: float = 0.5, start_frames: int = 3,
                  start_margin_db: float = 12.0, continue_margin_db: float = 6.0, min_level_db: float = -50.0,
-                 pre_roll: float = 0.25, max_utterance: float = 15.0, steady_db: float = 1.5,
+                 pre_roll: float = 0.25, max_utterance: float = 15.0, steady_db: float = 1.5, opening: float = 0.3,
                  steady_start_margin_db: float = 4.0, steady_continue_margin_db: float = 2.0) -> None:
         self.frame = SAMPLE_RATE * frame_ms // 1000
         self.frame_s = self.frame / SAMPLE_RATE
@@ -478,10 +480,15 @@ class Segmenter:
         self._levels: collections.deque[float] = collections.deque(maxlen=round(1.0 / self.frame_s))  # in speech
         self._pending = b""
         self._frames = 0  # frames consumed so far (the stream clock)
+        # The stream's first frames, held until the floor is first set: from the quietest of them, as
+        # the first frame alone may be a word (a recording cut tight, a player already talking).
+        self._opening: list[bytes] = []
+        self._opening_frames = max(1, round(opening / self.frame_s))
         self.reset()
 
     def reset(self) -> None:
         """Forget any half-heard utterance (e.g. after the program spoke); keep the noise floor."""
+        self._opening.clear()
         self._candidate: list[bytes] = []
         self._speech: list[bytes] | None = None
         self._quiet = 0
@@ -561,10 +568,30 @@ class Segmenter:
         data = self._pending + pcm
         n = len(data) // (2 * self.frame) * 2 * self.frame
         self._pending = data[n:]
+        frames = [data[i : i + 2 * self.frame] for i in range(0, n, 2 * self.frame)]
+        if self.noise_floor_db is None:
+            self._opening.extend(frames)
+            if len(self._opening) < self._opening_frames:
+                return []
+            frames = self._open()
+        return self._segment(frames)
+
+    def flush(self) -> list[Event]:
+        """The stream ended: close an open utterance (in a stream shorter than the opening, too)."""
+        events = self._segment(self._open()) if self._opening else []
+        self._pending = b""
+        return events + ([self._end()] if self.in_speech else [])
+
+    def _open(self) -> list[bytes]:
+        """Set the first noise floor from the quietest frame of the opening; its frames, to segment."""
+        frames, self._opening = self._opening, []
+        self.noise_floor_db = min(self._energy_db(np.frombuffer(f, "<i2").astype(np.float64)) for f in frames)
+        return frames
+
+    def _segment(self, frames: list[bytes]) -> list[Event]:
         events: list[Event] = []
         audio: list[bytes] = []
-        for i in range(0, n, 2 * self.frame):
-            frame = data[i : i + 2 * self.frame]
+        for frame in frames:
             was_speech = self.in_speech
             event = self._frame(frame)
             if was_speech:
@@ -578,17 +605,10 @@ class Segmenter:
             events.append(Event("audio", b"".join(audio), self._frames * self.frame_s))
         return events
 
-    def flush(self) -> list[Event]:
-        """The stream ended: close an open utterance."""
-        self._pending = b""
-        return [self._end()] if self.in_speech else []
-
     def _frame(self, frame: bytes) -> Event | None:
         x = np.frombuffer(frame, "<i2").astype(np.float64)
         e = self._energy_db(x)
         self._frames += 1
-        if self.noise_floor_db is None:
-            self.noise_floor_db = e
         floor = self.noise_floor_db
         spectrum = self._spectrum(x)
         stands_out = self._stands_out(spectrum)
@@ -653,7 +673,8 @@ def utterances(chunks: Iterable[bytes], **settings) -> Iterator[Utterance]:
             if event.kind == "end":
                 yield event.utterance
     for event in seg.flush():
-        yield event.utterance
+        if event.kind == "end":
+            yield event.utterance
 
 
 class PushToTalk:

@@ -3,7 +3,8 @@
 auto takes Vosk when a model for the language is installed (the better recognizer), else the
 PocketSphinx model that ships inside its wheel, so a fresh machine can listen with no download.
 PocketSphinx knows only English, so for another language auto says which model to fetch. In
-English, what Vosk is sure of is checked by PocketSphinx too (``checked``).
+English, what Vosk is sure of is checked by PocketSphinx too (``checked``); with no such second
+opinion (another language, or PocketSphinx missing) every request Vosk hears is asked about first.
 text means no recognizer: the game speaks, and the keyboard is its ears.
 """
 
@@ -11,9 +12,12 @@ from __future__ import annotations
 
 import functools
 import sys
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from voicegame.speech.base import Recognizer, SpeechError
+
+if TYPE_CHECKING:
+    from voicegame.speech.vosk_backend import VoskRecognizer
 
 __all__ = ["BACKENDS", "checked_in_english", "make_recognizer"]
 
@@ -38,7 +42,10 @@ def make_recognizer(asr: str, lang: str = "en", tell: Callable[[str], None] = _t
 
         try:
             vosk = VoskRecognizer(find_model(lang))
-            return checked_in_english(vosk, tell) if lang == "en" else vosk
+            if lang == "en":
+                return checked_in_english(vosk, tell)
+            vosk.confirm_all = True
+            return vosk
         except SpeechError as exc:
             if asr == "vosk" or lang != "en":  # PocketSphinx knows only English: what Vosk lacks is what to fix
                 raise
@@ -53,9 +60,9 @@ def make_recognizer(asr: str, lang: str = "en", tell: Callable[[str], None] = _t
     return PocketSphinxRecognizer()
 
 
-def checked_in_english(recognizer: Recognizer, tell: Callable[[str], None] = _to_stderr) -> Recognizer:
+def checked_in_english(recognizer: VoskRecognizer, tell: Callable[[str], None] = _to_stderr) -> Recognizer:
     """``recognizer`` (an English Vosk model), its sure hearings checked by PocketSphinx (``checked``);
-    alone, saying so through ``tell``, when PocketSphinx cannot be loaded."""
+    alone, never sure and saying so through ``tell``, when PocketSphinx cannot be loaded."""
     from voicegame.speech.checked import CheckedRecognizer
 
     try:
@@ -63,5 +70,7 @@ def checked_in_english(recognizer: Recognizer, tell: Callable[[str], None] = _to
 
         return CheckedRecognizer(recognizer, PocketSphinxRecognizer())
     except (ImportError, SpeechError) as exc:
-        tell(f"{exc} Until then Vosk listens alone, without PocketSphinx's second check of what it hears.")
+        tell(f"{exc} Until then Vosk listens alone, without PocketSphinx's second check of what it hears, "
+             "so I'll ask you about every request.")
+        recognizer.confirm_all = True
         return recognizer

@@ -7,7 +7,7 @@ Dutch voice, not an English sentence. Commands to run stay as they are typed.
 
 from __future__ import annotations
 
-__all__ = ["LANGUAGE_NAMES", "language_name", "sentence"]
+__all__ = ["KEYBOARD_TOLD", "LANGUAGE_NAMES", "language_name", "sentence"]
 
 # The name of each language a model can be for, as said in each language of the game.
 LANGUAGE_NAMES = {
@@ -88,6 +88,11 @@ _SENTENCES = {
                                 "Deze woorden hebben geen uitspraak: {words}. Spraak is uit; typ je vragen.",
     },
 }
+
+
+# The sentences that already say the keyboard takes over.
+KEYBOARD_TOLD = frozenset({"no_microphone", "microphone_lost", "microphone_unopened", "microphone_not_found",
+                           "no_portaudio", "grammar_failed", "grammar_failed_words"})
 
 
 def language_name(lang: str, code: str) -> str:

@@ -16,6 +16,9 @@ Partial results carry confidence 0.0 (Vosk gives none for them). A Hearing is ``
 alternative holds at least ``SURE_SHARE`` of that probability and has no unknown word; otherwise
 the table confirms a request before playing it. (The share is a guess from the Korean model: the
 English model cannot be downloaded where this was written, so it is not tuned on English speech.)
+As the share cannot tell table talk from a request, Vosk is trusted only with a second opinion (in
+English, PocketSphinx's: ``checked``); alone (``confirm_all``) nothing it hears is sure, and every
+request is asked about ("Did you ask Ben for Mrs. Bun?").
 
 Pitfalls handled here, measured with vosk 0.3.45: ``KaldiRecognizer.Reset()`` keeps the half-heard
 audio's last frames and they turn up as extra words in the next utterance, so ``reset`` finishes
@@ -187,6 +190,7 @@ class VoskRecognizer(Recognizer):
         self._utterance_start = 0
         self.endpoint = False
         self.words: list[tuple[str, float, float]] = []
+        self.confirm_all = False  # True: no second opinion, so no Hearing is sure (module docstring)
 
     # ----------------------------------------------------------------- vocabulary
 
@@ -253,7 +257,7 @@ class VoskRecognizer(Recognizer):
         self._running = False
         self._odd = b""
         alternatives = self._alternatives(result.get("alternatives", []))
-        sure = bool(alternatives) and alternatives[0].confidence >= SURE_SHARE \
+        sure = not self.confirm_all and bool(alternatives) and alternatives[0].confidence >= SURE_SHARE \
             and UNKNOWN not in alternatives[0].text.split()
         return Hearing(alternatives, decode_ms=(time.perf_counter() - began) * 1000, sure=sure)
 
