@@ -226,11 +226,20 @@ def test_a_dutch_game_says_in_dutch_that_headphones_are_missing_and_to_type_inst
     lines = proc.stdout.splitlines()
     assert any(line.startswith("Koptelefoon van Ben: ") and line.endswith("Wat Ben alleen zelf mag horen, komt op het"
                                                                           " scherm.") for line in lines), lines[:3]
+    assert not any("found" in line for line in lines)  # why the headphones cannot be used: in Dutch too
     # The speech layer's own sentence stays English; the way on is Dutch.
     assert _typing_instead(SpeechError("No microphone"), "nl") == "No microphone. Je kunt ook typen."
     assert _typing_instead(SpeechError("No microphone.")) == "No microphone. You can type instead."
     # A sentence that already says so is not followed by it again.
     assert _typing_instead(SpeechError.of("no_microphone")) == "No microphone found, so we'll use the keyboard."
+
+
+def test_words_let_pass_are_described_as_such():
+    from voicegame.cli import _describe
+    from voicegame.understanding import Understanding
+
+    assert _describe(Understanding(text="got the doctor please", intent="none")) == \
+        "let pass (table talk, not for the game)."
 
 
 @pytest.mark.parametrize("seat,message", [("Alice", "write a seat as NAME=WHERE"),
@@ -391,7 +400,8 @@ def test_the_game_never_warns_about_its_own_computer_players_names(deck, lang):
 
 @pytest.mark.parametrize("option, message", [
     (["--asker", "Zed"], "The asker 'Zed' is not one of the players (Alice, Ben)."),
-    (["--asker", "Alice", "--hand", "nonsense"], "There is no card 'nonsense' in the jaques deck."),
+    (["--asker", "Alice", "--hand", "nonsense"], "There is no card 'nonsense' in the jaques deck. --hand takes card"
+                                                 " ids, such as bones:mr; voicegame decks --json lists them."),
 ])
 def test_transcribe_refuses_an_asker_or_hand_as_understand_does(tmp_path, option, message):
     for command, words in (("transcribe", [str(tmp_path / "x.wav")]), ("understand", ["ben mrs bun"])):

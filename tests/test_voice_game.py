@@ -415,13 +415,14 @@ def test_words_the_model_cannot_hear_are_reported_once():
 
     game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
     printed: list[str] = []
+    spoken: list[str] = []
     understander = Understander(game.deck, game.players)
-    voice = VoiceIO(WithoutFinn(), TextSpeaker(write=lambda line: None), (), printed.append,
+    voice = VoiceIO(WithoutFinn(), TextSpeaker(write=spoken.append), (), printed.append,
                     understander=understander)
     voice.expect("yes_no")
     voice.expect(None)  # back to the game's words: not reported again
-    assert printed == ["The speech model does not know these words, so it cannot hear them: finn. "
-                       "Type them instead, or give players other names."]
+    assert printed == spoken == ["The speech model does not know these words, so it cannot hear them: finn. "
+                                 "Type them instead, or give players other names."]  # a listener hears it too
 
 
 def test_push_to_talk_hears_what_is_said_between_two_presses_of_enter():

@@ -613,7 +613,8 @@ def _asker_and_hand(args: argparse.Namespace, deck: Deck, players: list[str]) ->
     hand = [c.strip() for c in args.hand.split(",") if c.strip()] if args.hand is not None else None
     for cid in hand or []:
         if not deck.has_card(cid):
-            raise ValueError(f"There is no card {cid!r} in the {deck.name} deck.")
+            raise ValueError(f"There is no card {cid!r} in the {deck.name} deck. --hand takes card ids, such as "
+                             f"{deck.cards[0].id}; voicegame decks --json lists them.")
     return hand
 
 
@@ -623,7 +624,7 @@ def _describe(r: Understanding) -> str:
         head = f"ask {r.target or '(who?)'} for {what}"
         return head + (" (would ask to confirm)" if r.confirm else "") + f", confidence {r.confidence}."
     if r.intent == "none":
-        return f"not understood: {r.reason}"
+        return f"not understood: {r.reason}" if r.reason else "let pass (table talk, not for the game)."
     return f"command: {r.intent}."
 
 
@@ -703,7 +704,8 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
                "decode_ms": round(hearing.decode_ms, 1), **meaning}
         more = f" (the first of {len(heard)} utterances)" if len(heard) > 1 else ""
         print(json.dumps(row, ensure_ascii=False) if args.json else
-              f"{path}: {hearing.text!r}{more} -> {_describe(result)}", flush=True)
+              f"{path}: {hearing.text!r}{more} -> {_describe(result)}" if hearing.text else f"{path}: nothing heard.",
+              flush=True)
     return 1 if unreadable else 0  # a script must not take a missing file for silence
 
 
@@ -715,6 +717,19 @@ def _utterances(pcm: bytes) -> list[bytes]:
 
     chunk = 2 * 480
     return [u.pcm for u in utterances(pcm[i : i + chunk] for i in range(0, len(pcm), chunk))]
+
+
+def _table_options(p: argparse.ArgumentParser) -> None:
+    """The table a request is understood at (``understand``, ``transcribe``)."""
+    p.add_argument("--deck", default="jaques", help="the deck (default jaques; voicegame decks lists them)")
+    p.add_argument("--players", required=True, help="players, comma-separated, e.g. Alice,Ben,Cara")
+    p.add_argument("--asker", required=True, help="the player whose turn it is")
+    p.add_argument("--hand", help="the asker's cards, comma-separated ids such as bun:mrs; legality then sharpens"
+                   " the choice")
+    p.add_argument("--lang", default="en", help="en or nl (default en)")
+    p.add_argument("--phase", default="cards", choices=["cards", "families"],
+                   help="what is asked for: single cards, or whole families (default cards)")
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
 
 
 def _how_many(text: str) -> int:
@@ -793,14 +808,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("understand", help="show how words would be understood as a request or command")
     p.add_argument("text", nargs="*", help="what was said or typed")
-    p.add_argument("--deck", default="jaques")
-    p.add_argument("--players", required=True, help="players, comma-separated, e.g. Alice,Ben,Cara")
-    p.add_argument("--asker", required=True, help="the player whose turn it is")
-    p.add_argument("--hand", help="the asker's cards, comma-separated ids; legality then sharpens the choice")
-    p.add_argument("--lang", default="en")
-    p.add_argument("--phase", default="cards", choices=["cards", "families"])
+    _table_options(p)
     p.add_argument("--file", help="one utterance per line; one result per line, in order")
-    p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_understand)
 
     p = sub.add_parser("say", help="speak words aloud, or render them to a WAV file")
@@ -813,14 +822,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("transcribe", help="recognize WAV files and show how each would be understood")
     p.add_argument("files", nargs="+", metavar="FILE.wav")
-    p.add_argument("--asr", default="auto", help="auto, vosk or pocketsphinx")
-    p.add_argument("--deck", default="jaques")
-    p.add_argument("--players", required=True)
-    p.add_argument("--asker", required=True)
-    p.add_argument("--hand")
-    p.add_argument("--lang", default="en")
-    p.add_argument("--phase", default="cards", choices=["cards", "families"])
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--asr", default="auto", help="recognizer: auto, vosk or pocketsphinx (default auto)")
+    _table_options(p)
     p.set_defaults(func=cmd_transcribe)
 
     p = sub.add_parser("simulate", help="play computer-only games and count wins and speed")

@@ -19,6 +19,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 from voicegame.speech.audio import Gate, PushToTalk, Segmenter
 from voicegame.config import RATE_RANGE
 from voicegame.speech.base import Hearing, Recognizer, Speaker, SpeechError, Voice
+from voicegame.table.narration import prompt
 from voicegame.table.output import Output
 from voicegame.table.session import as_heard
 from voicegame.understanding import Understander, Understanding, load_grammar, speech_grammar
@@ -112,7 +113,7 @@ class VoiceIO(Output):
 
     def listen_for_game(self, understander: Understander) -> None:
         """The requests and commands of one game: its players, its deck, its language. Words the
-        speech model cannot hear are said once, the first time (a model drops them silently)."""
+        speech model cannot hear are said (aloud too) once, the first time (a model drops them silently)."""
         first = self._understander is not understander
         self._understander, self._expecting = understander, None
         words, grammar, names = speech_grammar(load_grammar(understander.lang), understander.phrases)
@@ -121,8 +122,7 @@ class VoiceIO(Output):
         missing = [w for w in self.recognizer.missing_words(words) if w not in understander.phrases.others] \
             if first and self.recognizer is not None else []
         if missing:
-            self.print_line(f"The speech model does not know these words, so it cannot hear them: "
-                            f"{', '.join(missing)}. Type them instead, or give players other names.")
+            self.public(prompt(understander.lang, "unknown_words", words=", ".join(missing)))
 
     def expect(self, answer: str | None) -> None:
         """Listen for just the answer to the table's question (yes or no, a name), or for the whole game again."""
