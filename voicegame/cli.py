@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from voicegame.bots import BOT_LEVELS, make_bot
-from voicegame.config import COMMAND_LINE, ConfigError, Settings, cli_values, describe, load_settings, write_example
+from voicegame.config import (
+    COMMAND_LINE, RATE_RANGE, ConfigError, Settings, cli_values, describe, load_settings, write_example,
+)
 from voicegame.decks import Deck, DeckError, builtin_decks, load_deck
 from voicegame.engine import PROFILES, Game, IllegalAction, PositionError, RuleError, Rules, action_from_json, profile
 from voicegame.engine.rules import parse_rule_value
@@ -753,6 +755,17 @@ def _volume(text: str) -> float:
     return value
 
 
+def _rate(text: str) -> int:
+    """A speaking speed in ``RATE_RANGE`` (``say``; ``play`` checks its rate with the config file's)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not RATE_RANGE[0] <= value <= RATE_RANGE[1]:
+        raise argparse.ArgumentTypeError(f"the speed is {RATE_RANGE[0]} to {RATE_RANGE[1]} words a minute, not {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="voicegame", description="Happy Families for voice, keyboard and screen reader.")
     sub = parser.add_subparsers(dest="command")
@@ -816,7 +829,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("text", nargs="*")
     p.add_argument("--wav", help="write the speech to this WAV file instead of playing it")
     p.add_argument("--voice", help="espeak-ng voice, e.g. en-us or en-us+f3")
-    p.add_argument("--rate", type=int, default=170, help="words per minute (default 170)")
+    p.add_argument("--rate", type=_rate, default=170, help=f"words per minute, {RATE_RANGE[0]} to {RATE_RANGE[1]}"
+                   " (default 170)")
     p.add_argument("--volume", type=_volume, default=1.0, help="loudness, 0.1 to 1 (default 1)")
     p.set_defaults(func=cmd_say)
 
