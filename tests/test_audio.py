@@ -433,6 +433,6 @@ def test_vad_hears_speech_from_the_very_first_frame(text, after):
     loud = np.nonzero(np.abs(x) > 200)[0]
     speech = _to_pcm16(x[loud[0]:loud[-1] + 1])
     found = list(utterances(chunks(speech + bytes(2 * int(after * SAMPLE_RATE)))))
-    assert len(found) == 1 and found[0].start == 0.0
+    assert len(found) == 1 and found[0].start < 0.1
     whole = len(speech) // 960 * 960  # a stream's last part-frame (under 30 ms) is not segmented
     assert found[0].pcm[:whole] == speech[:whole]  # every word, the first one too

@@ -434,9 +434,9 @@ class Segmenter:
     row start an utterance; it ends after ``end_silence`` seconds below the floor plus
     ``continue_margin_db`` (the lower margin keeps quiet word endings in). ``min_level_db`` stops
     a digitally silent floor from making every faint hiss count as speech. The floor starts at the
-    quietest frame of the stream's first ``opening`` seconds (held back until then: the first frame
-    may already be a word, in a recording cut tight or from a player already talking), then follows
-    quiet frames quickly and louder background slowly, and is frozen during speech; an utterance
+    stream's first frame, or near the quietest of its first ``opening`` seconds when the first frame
+    stands out from it (they are held back until then: the first frame may already be a word, in a
+    recording cut tight or from a player already talking), then follows quiet frames quickly and louder background slowly, and is frozen during speech; an utterance
     cut at ``max_utterance`` resets it to the quietest frame heard, so a noise that got louder
     and stayed cannot hold the detector open for ever.
 
@@ -583,9 +583,12 @@ class Segmenter:
         return events + ([self._end()] if self.in_speech else [])
 
     def _open(self) -> list[bytes]:
-        """Set the first noise floor from the quietest frame of the opening; its frames, to segment."""
+        """Set the first noise floor: the first frame's level, unless it is louder than the opening's
+        quietest frame by ``continue_margin_db`` (then it is a word, and that frame plus the margin is
+        the floor). Returns the opening's frames, to segment."""
         frames, self._opening = self._opening, []
-        self.noise_floor_db = min(self._energy_db(np.frombuffer(f, "<i2").astype(np.float64)) for f in frames)
+        levels = [self._energy_db(np.frombuffer(f, "<i2").astype(np.float64)) for f in frames]
+        self.noise_floor_db = min(levels[0], min(levels) + self.continue_margin_db)
         return frames
 
     def _segment(self, frames: list[bytes]) -> list[Event]:
