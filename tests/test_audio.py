@@ -11,6 +11,7 @@ import io
 import os
 import struct
 import threading
+import time
 import wave
 
 import numpy as np
@@ -436,3 +437,146 @@ def test_vad_hears_speech_from_the_very_first_frame(text, after):
     assert len(found) == 1 and found[0].start < 0.1
     whole = len(speech) // 960 * 960  # a stream's last part-frame (under 30 ms) is not segmented
     assert found[0].pcm[:whole] == speech[:whole]  # every word, the first one too
+
+
+# --------------------------------------------------------------------------- a stand-in sound card
+# These machines have no sound card, so the code between PortAudio and the game (opening a device at
+# its own rate, the callback's queue, resampling, a device that stops) runs against a stand-in for
+# the sounddevice module that plays real audio through the same calls.
+
+
+class _PortAudioError(Exception):
+    pass
+
+
+class _StandInCard:
+    """The sounddevice calls the game makes, for one microphone that records only at ``rate`` (its
+    blocks taken from ``recording``, until it runs out or ``stall_after`` blocks) and one loudspeaker
+    that fails after ``output_blocks`` writes."""
+
+    PortAudioError = _PortAudioError
+
+    def __init__(self, recording: np.ndarray, rate: int, stall_after: int | None = None,
+                 output_blocks: int | None = None) -> None:
+        self.recording, self.rate, self.stall_after, self.output_blocks = recording, rate, stall_after, output_blocks
+        self.default = type("Default", (), {"device": [0, 1]})()
+        self.written = 0
+        card = self
+
+        class RawInputStream:
+            def __init__(self, samplerate, blocksize, device, channels, dtype, callback, finished_callback):
+                if samplerate != card.rate:
+                    raise _PortAudioError("Invalid sample rate")
+                self.blocksize, self.callback, self._stop = blocksize, callback, threading.Event()
+
+            def start(self):
+                threading.Thread(target=self._run, daemon=True).start()
+
+            def _run(self):
+                status = type("Status", (), {"input_overflow": False})()
+                x, n = card.recording, self.blocksize
+                for k, i in enumerate(range(0, len(x) - n + 1, n)):
+                    if self._stop.is_set() or k == card.stall_after:
+                        return  # a device unplugged: no more blocks, and no word from PortAudio
+                    self.callback(x[i:i + n].astype("<i2").tobytes(), n, None, status)
+
+            def abort(self):
+                self._stop.set()
+
+            def close(self):
+                pass
+
+        class RawOutputStream:
+            def __init__(self, samplerate, channels, dtype, device):
+                pass
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return False
+
+            def write(self, data):
+                if card.output_blocks is not None and card.written >= card.output_blocks:
+                    raise _PortAudioError("Unanticipated host error")
+                card.written += 1
+
+            def abort(self):
+                pass
+
+        self.RawInputStream, self.RawOutputStream = RawInputStream, RawOutputStream
+
+    def query_devices(self):
+        return [{"index": 0, "name": "USB microphone", "max_input_channels": 1, "max_output_channels": 0,
+                 "default_samplerate": float(self.rate)},
+                {"index": 1, "name": "Speakers", "max_input_channels": 0, "max_output_channels": 2,
+                 "default_samplerate": 48000.0}]
+
+
+def _request_at(rate: int) -> np.ndarray:
+    """A request in the neural voice with a second of silence after it, at ``rate``."""
+    pytest.importorskip("hibari", reason="hibari-tts is not installed (pip install hibari-tts)")
+    from voicegame.speech.render import speech_pcm
+
+    x = np.concatenate([samples(speech_pcm("Ben, is Mrs. Bun at home?", "hibari")), np.zeros(SAMPLE_RATE)])
+    return Resampler(SAMPLE_RATE, rate).push(x) if rate != SAMPLE_RATE else x
+
+
+def test_a_microphone_that_records_only_at_48_khz_is_resampled_and_heard(monkeypatch):
+    pytest.importorskip("pocketsphinx", reason="pip install pocketsphinx")
+    from voicegame.speech import audio
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.understanding import Understander, speech_grammar, load_grammar
+    from voicegame.decks import load_deck
+
+    card = _StandInCard(_request_at(48000), 48000)
+    monkeypatch.setattr(audio, "_sounddevice", lambda: card)
+    microphone = audio.MicrophoneSource(stall_timeout=0.5)
+    assert microphone.device.name == "USB microphone"
+    found = []
+    with pytest.raises(SpeechError, match="The microphone stopped working"):  # the recording ran out
+        for utterance in audio.utterances(microphone):
+            found.append(utterance)
+    microphone.close()
+    assert len(found) == 1 and 2.0 < found[0].duration < 3.5
+    recognizer = PocketSphinxRecognizer()
+    understander = Understander(load_deck("jaques"), ["Alice", "Ben", "Cara"])
+    recognizer.set_grammar(*speech_grammar(load_grammar("en"), understander.phrases))
+    assert recognizer.hear(found[0].pcm).text == "ben is missus bun at home"
+
+
+def test_a_microphone_that_stops_delivering_is_said_to_have_stopped(monkeypatch):
+    from voicegame.speech import audio
+
+    card = _StandInCard(np.zeros(5 * SAMPLE_RATE), SAMPLE_RATE, stall_after=10)
+    monkeypatch.setattr(audio, "_sounddevice", lambda: card)
+    microphone = audio.MicrophoneSource(stall_timeout=0.3)
+    got = []
+    with pytest.raises(SpeechError) as err:
+        for chunk in microphone:
+            got.append(chunk)
+    microphone.close()
+    assert len(got) == 10 and all(len(c) == 960 for c in got)  # 30 ms chunks until it stopped
+    assert err.value.said("nl") == "De microfoon werkt niet meer, dus we gebruiken het toetsenbord."
+
+
+def test_a_loudspeaker_that_fails_mid_line_leaves_the_words_on_the_screen(monkeypatch):
+    from voicegame.speech import audio
+    from voicegame.speech.tts import Pyttsx3Speaker
+
+    card = _StandInCard(np.zeros(SAMPLE_RATE), SAMPLE_RATE, output_blocks=3)
+    monkeypatch.setattr(audio, "_sounddevice", lambda: card)
+    lines: list[str] = []
+    speaker = Pyttsx3Speaker(write=lines.append)
+    try:
+        speaker.say("Ben gives Mrs. Bun the Baker's Wife to Alice. Alice completes the Buns: 3 families.")
+        speaker.say("Your turn, Cara.")
+        deadline = time.monotonic() + 10
+        while speaker.busy() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert card.written == 3  # it was playing
+        assert lines == ["The loudspeaker stopped working, so I'll show what I would say as text.",
+                         "Ben gives Mrs. Bun the Baker's Wife to Alice. Alice completes the Buns: 3 families.",
+                         "Your turn, Cara."]
+    finally:
+        speaker.close()
