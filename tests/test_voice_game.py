@@ -557,18 +557,43 @@ def test_on_a_childs_turn_the_voice_listens_for_a_child():
     assert understander.understand(answer.texts()).intent == "yes" and not answer.doubtful
 
 
-def test_a_yes_the_recognizer_doubts_is_let_pass_only_from_a_child():
+def test_a_yes_the_recognizer_doubts_never_plays_a_request():
+    """While "Did you ask Cara for Mrs. Bung?" waits, words that are no answer are forced into the
+    yes-or-no grammar: "Quit." came out "correct" (doubtful), and the request was played. A doubtful
+    yes is no answer: the question is asked again; a clear "yes" then plays the request."""
     from dataclasses import replace
 
-    from voicegame.table.voice import doubted_yes, worth_hearing
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.voice import VoiceIO, doubted_yes, worth_hearing
     from voicegame.understanding import Understander
 
-    game = Game(["Alice", "Ben"], rules=profile("guide"), seed=1)
-    understander = Understander(game.deck, game.players)
+    understander = Understander(Game(["Alice", "Ben"], rules=profile("guide"), seed=1).deck, ["Alice", "Ben"])
     yep = Hearing((Alternative("yep", 0.2),), doubtful=True)
     assert doubted_yes(yep, understander) and worth_hearing(yep, understander)
     assert not doubted_yes(replace(yep, doubtful=False), understander)
     assert not doubted_yes(replace(yep, alternatives=(Alternative("no", 0.2),)), understander)
+
+    game = Game(["You", "Cara", "Dan"], rules=profile("guide"), seed=7)
+    said = ["Cara, is Mrs. Bung at home?", "Quit.", "Mummy, look!", "Yes."]
+    printed: list[str] = []
+    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), _microphone(*said),
+                    printed.append)
+    table = TextTable(game, {"Cara": "random", "Dan": "random"}, voice.read, voice)
+    voice.listen_for_game(table.understander)
+    hearings = []
+    while (hearing := voice.read()) is not None:
+        hearings.append(hearing)
+        before = len(game.actions)
+        table.handle("You", hearing)
+        if len(game.actions) > before:
+            break
+    asks = [a for a in game.actions if getattr(a, "card", None)]
+    assert asks and (asks[0].target, asks[0].card) == ("Cara", "bung:mrs")
+    assert hearings[-1].text == "yes" and not hearings[-1].doubtful  # played by the clear yes, not before it
+    assert any(h.doubtful and understander.understand(h.texts()).intent == "yes" for h in hearings[1:-1]), \
+        [(h.text, h.doubtful) for h in hearings]  # a doubtful yes came between: it played nothing
+    assert printed.count("Did you ask Cara for Mrs. Bung? Say yes or no.") >= 2, printed
 
 
 def test_the_table_says_when_listening_falls_back_on_a_slow_computer():

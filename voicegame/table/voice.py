@@ -48,9 +48,10 @@ def worth_hearing(hearing: Hearing, understander: Understander | None) -> bool:
 
 
 def doubted_yes(hearing: Hearing, understander: Understander | None) -> bool:
-    """A "yes" whose words the recognizer doubts. From a young child it is let pass (the child says
-    it again): a child's short words fit the model poorly, and in a simulated game a child's "no",
-    said again and again, once came out "yep" and played the request it refused."""
+    """A "yes" whose words the recognizer doubts. It never answers a question (``as_heard``): while
+    "Did you ask Cara for Mrs. Bung?" waited, "Quit." came out "correct", "Mummy, look!" and "Sure."
+    "that is correct", all doubtful, and played the request; a child's "no", said again and again,
+    once came out "yep". With no question waiting it is let pass: there is nothing it could mean."""
     return hearing.doubtful and understander is not None \
         and understander.understand(hearing.texts()).intent == "yes"
 
@@ -269,8 +270,8 @@ class VoiceIO(Output):
             self.recognizer.feed(event.pcm)
         elif event.kind == "end":
             hearing = self.recognizer.finish()
-            if self._child and doubted_yes(hearing, self._understander):
-                self._passed = hearing.text  # the child says it again
+            if self._expecting != "yes_no" and doubted_yes(hearing, self._understander):
+                self._passed = hearing.text
             # With push-to-talk every utterance was meant for the game: one it cannot use gets an
             # answer ("I didn't understand that") rather than silence.
             elif self.push_to_talk or self._checked and hearing.text or worth_hearing(hearing, self._understander):
