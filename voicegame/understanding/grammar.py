@@ -250,8 +250,9 @@ def answer_jsgf(grammar: Grammar, phrases: Phrases, kind: str) -> tuple[list[str
     list and JSGF. A recognizer that need not tell a hundred requests apart hears one short word
     far more surely."""
     seqs = {seq for intent in ANSWERS[kind] for t in grammar.source["commands"][intent] for seq in expand(t)}
-    if kind == "name":
-        seqs |= set(phrases.players.values())
+    if kind == "name":  # "Cara", "ask Cara", "I'll ask Cara": said alone, "ask" fits nothing and drowns the name
+        seqs |= {seq for t in grammar.source.get("name_answers", ["{player}"]) for name in phrases.players.values()
+                 for seq in expand(t.replace("{player}", " ".join(name)))}
     words = sorted({spoken(w) for seq in seqs for w in seq})
     body = " | ".join(f"( {' '.join(spoken(w) for w in seq)} )" for seq in sorted(seqs))
     return words, f"#JSGF V1.0;\ngrammar voicegame_{grammar.language}_{kind};\npublic <answer> = {body};\n"
