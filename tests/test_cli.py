@@ -642,3 +642,17 @@ def test_a_game_carried_on_in_another_language_gets_a_voice_in_its_own(monkeypat
     assert heard[0].startswith("Your last game, with Anna, Ben and Cara, stopped after 1 move today.")
     assert opened == ["en", "nl"] and microphone.closed
     assert "We gaan verder na 1 zet." in printed
+
+
+def test_a_private_line_shown_on_the_screen_is_announced_aloud():
+    """Two players, no headphones, the game speaking (--asr text): a hand goes to the screen only, and
+    the table hears that it is there (a player who listens heard nothing at all, not even that a
+    question waited for them); once a reply (help is two lines), and never what they say."""
+    proc = run_cli("play", "--asr", "text", "--players", "Alice,Ben", "--level", "random", "--seed", "7", "--no-save",
+                   stdin="hand\nhelp\nstatus\nhand\nquit\n")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    hands = [i for i, line in enumerate(lines) if line.startswith("Alice, you hold")]
+    assert len(hands) == 2
+    assert lines[hands[0] + 1] == lines[hands[1] + 1] == "Alice, that is on the screen for you."
+    assert lines.count("Alice, that is on the screen for you.") == 3  # the hands and help (status is public)

@@ -393,6 +393,7 @@ def _use_voice(table: TextTable, voice: VoiceIO, seats: dict[str, str], children
         seats = {**seats, **dict.fromkeys(unseated, "terminal")}
         _out(table.p("private_on_screen", names=table.narrator.names(unseated)))
     voice.seats = _seat_channels(seats, voice.speaker.voice, table.narrator.lang)
+    voice.on_screen = {player for player, channel in voice.seats.items() if channel is _out}
     voice.children = set(children)
     table.read_line = voice.read
     table.out = voice

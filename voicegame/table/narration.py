@@ -94,6 +94,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "private_on_screen": "Private lines of {names} (hands, help) are shown on the screen only, not spoken."
                              " To hear them privately, give each player headphones: --seat Alice=USB Headset.",
         "headphones_missing": "{player}'s headphones: {problem} {player}'s private lines will be shown on the screen.",
+        "on_screen": "{player}, that is on the screen for you.",
         "unknown_words": "The speech model does not know these words, so it cannot hear them: {words}. Type them "
                          "instead, or give players other names.",
         "commands": "Other commands: hand, status, history, repeat, undo, help, quit.",
@@ -163,6 +164,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "private_on_screen": "Wat alleen voor {names} bedoeld is (hand, hulp), komt op het scherm en wordt niet"
                              " uitgesproken. Geef elke speler een koptelefoon om het privé te horen:"
                              " --seat Alice=USB Headset.",
+        "on_screen": "{player}, dat staat voor jou op het scherm.",
         "unknown_words": "Het spraakmodel kent deze woorden niet, dus het kan ze niet horen: {words}. Typ ze, of "
                          "geef spelers andere namen.",
         "headphones_missing": "Koptelefoon van {player}: {problem} Wat {player} alleen zelf mag horen, komt op het"

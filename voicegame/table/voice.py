@@ -86,6 +86,8 @@ class VoiceIO(Output):
         self.print_line = print_line
         self.voices = dict(voices or {})
         self.seats = dict(seats or {})
+        self.on_screen: set[str] = set()  # players whose seat is a screen only (``private``)
+        self._told_screen: str | None = None  # the player told their screen has a line, since the last input
         self.children: set[str] = set()  # players heard as young children (``listen_to``)
         self._child = False  # the player whose turn it is is one of them
         self._source = chunks
@@ -149,13 +151,20 @@ class VoiceIO(Output):
     def public(self, line: str, who: str | None = None) -> None:
         self.print_line(line)
         self.speaker.say(line, self.voices.get(who))
+        self._told_screen = None
 
     def private(self, player: str, line: str) -> None:
+        """``line`` for ``player`` alone: on their seat's channel, else said to the table. A seat that
+        is only a screen gets a spoken word too, or a player who listens would hear nothing, not even
+        that a question waits for them ("Did you ask Ben for Mr. Grits?")."""
         seat = self.seats.get(player)
         if seat is None:
             self.public(line)
-        else:
-            seat(line)
+            return
+        seat(line)
+        if player in self.on_screen and self._told_screen != player:
+            self.public(prompt(self.speaker.lang, "on_screen", player=player))
+            self._told_screen = player  # once a reply
 
     def close(self, wait: float = 20.0) -> None:
         """Let the lines still queued be spoken (the last ones say who won), for at most ``wait``
@@ -191,6 +200,7 @@ class VoiceIO(Output):
 
     def read(self) -> Hearing | str | None:
         """The next utterance heard, or line typed; None when the input has ended."""
+        self._told_screen = None
         said = None
         if self.recognizer is not None:
             try:
