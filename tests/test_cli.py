@@ -409,13 +409,16 @@ def test_transcribe_refuses_an_asker_or_hand_as_understand_does(tmp_path, option
         assert (proc.returncode, proc.stderr, proc.stdout) == (2, message + "\n", ""), command
 
 
-@pytest.mark.parametrize("typed", [["--no-voice"], ["--asr", "text"]])
+@pytest.mark.parametrize("typed", [["--no-voice"], ["--asr", "text"], ["--lang", "nl", "--asr", "pocketsphinx"]])
 def test_a_recording_in_a_typed_game_is_said_to_be_unused(tmp_path, typed):
+    """Typed by choice, or because nothing can listen (PocketSphinx knows no Dutch)."""
     recording = tmp_path / "request.wav"
     proc = run_cli("play", *typed, "--audio-in", str(recording), "--players", "Alice", "--bots", "1", "--no-save",
                    "--seed", "2", stdin="quit\n")
     assert proc.returncode == 0, proc.stderr
-    assert f"The recording {recording} is not used, because this game is typed." in proc.stdout.splitlines()
+    unused = f"De opname {recording} wordt niet gebruikt, want dit spel wordt getypt." if "nl" in typed else \
+        f"The recording {recording} is not used, because this game is typed."
+    assert unused in proc.stdout.splitlines(), proc.stdout
 
 
 def test_ctrl_c_in_a_spoken_game_stops_the_speech_and_says_the_game_stopped():

@@ -17,7 +17,7 @@ import pytest
 
 from voicegame.decks import load_deck
 from voicegame.speech.base import Hearing
-from voicegame.speech.pocketsphinx_backend import WORD_REJECT
+from voicegame.speech.pocketsphinx_backend import COMMAND_REJECT, WORD_REJECT
 from voicegame.speech.pronounce import PHONES, ipa_to_arpabet, pronounce, pronounce_all, spelled_phones
 from voicegame.speech.render import as_a_child, speech_pcm
 from voicegame.understanding import Phrases, Understander, load_grammar, speech_grammar
@@ -174,6 +174,7 @@ NEURAL_REQUESTS = [
     ("Have you got the dyer's son, Dan?", "Cara", "Dan", "dip:master"),
     ("Ask Cara for Master Chip.", "Alice", "Cara", "chip:master"),
     ("Alice, can I have Mrs. Bones, please?", "Cara", "Alice", "bones:mrs"),
+    ("Please, Cara, could I have Master Bones?", "Alice", "Cara", "bones:master"),  # was heard as "the score"
 ]
 
 
@@ -395,7 +396,8 @@ def test_one_misfit_name_word_makes_a_hearing_doubtful(game, voices, text):
     r.hear(voices.render("Ben, is Mrs. Bun at home?"))  # a first utterance, as in a game (live CMN)
     hearing = r.hear(voices.render(text))
     assert game[3].understand(hearing.texts(), asker="Alice", phase="cards").intent == "ask"
-    assert r.last_margin >= r.last_reject and r.last_word_margin < WORD_REJECT, (r.last_margin, r.last_word_margin)
+    # Not stray as a whole (the phrase fits about as well as a request: at -16 for Mrs. Brown), but one word misfits.
+    assert r.last_margin > COMMAND_REJECT and r.last_word_margin < WORD_REJECT, (r.last_margin, r.last_word_margin)
     assert hearing.doubtful and not as_heard(game[3], hearing, "Alice", None, "cards").is_move
 
 
@@ -424,21 +426,25 @@ STRANGERS = ["Dad, do you have Master Soot?", "Jen, may I have Mrs. Dose, please
 
 
 def test_a_request_to_someone_not_playing_is_never_played_unasked(game, voices):
-    """Someone at the table who is not playing is asked for a card. Each of these decodes surely as
+    """Someone at the table who is not playing is asked for a card. Each of these decoded surely as
     a request to Dan or Cara, and was played (a leading name word's own margin does not tell "Dad"
     from "Dan"); heard again on its own among the names of people not playing, the name is theirs,
-    so the request is asked about. Said to a player, the same request is still played at once."""
+    so the request is asked about (now and then the phrase fits too poorly to be sure at all: asked
+    about too). Said to a player, the same request is still played at once."""
     from voicegame.table.session import as_heard
 
     hand = ["soot:mr", "dose:mr", "bun:mrs"]
     r = _recognizer(game)
     r.hear(voices.render("Ben, is Mrs. Bun at home?"))  # a first utterance, as in a game (live CMN)
+    caught = []
     for text in STRANGERS:
         hearing = r.hear(voices.render(text))
         result = as_heard(game[3], hearing, "Alice", hand, "cards")
         assert not result.is_move and result.confirm, (text, hearing.texts())
-        if text.startswith("Dad"):  # heard surely as "dan ...", then "dad" on its own
-            assert hearing.texts() == ["dan do you have master soot"] and r.last_someone_else == "dad"
+        if r.last_someone_else is not None:  # heard as fitting well as a player's request, then the name on its own
+            assert r.last_someone_else == text.split(",")[0].lower(), (text, r.last_someone_else)
+            caught.append(text)
+    assert len(caught) >= 2, caught  # "Jen, ..." heard as "dan ...", "Pam, ..." as "cara ..."
     hearing = r.hear(voices.render("Dan, do you have Master Soot?"))
     assert hearing.texts() == ["dan do you have master soot"] and r.last_someone_else is None
     assert as_heard(game[3], hearing, "Alice", hand, "cards").is_move

@@ -477,6 +477,8 @@ def test_two_word_names_are_told_apart_only_where_they_differ(ruled_out, doubted
     ("Remember the magic word, You: ask again with please.", "Remember the magic word: ask again with please."),
     ("Game over. You wins with 3 families.", "Game over. You win with 3 families."),
     ("Youssef asks Cara: is Mr. Bun at home?", "Youssef asks Cara: is Mr. Bun at home?"),
+    ("You, of the Bones family you hold Mr. Bones.", "Of the Bones family you hold Mr. Bones."),
+    ("Cara asked You for Mr. Chip: given.", "Cara asked you for Mr. Chip: given."),
 ])
 def test_a_lone_player_called_you_is_spoken_to(about, to):
     from voicegame.table.narration import you_form

@@ -626,8 +626,8 @@ def test_the_table_says_when_listening_falls_back_on_a_slow_computer():
 
 def test_what_did_you_hear_tells_what_was_let_pass():
     """Open microphone: words that fit too poorly are let pass in silence. "What did you hear?"
-    tells the player what that was, also while a question waits (which still waits); asked
-    again, there is nothing new."""
+    tells the player what that was, also while a question waits (which still waits, and is asked
+    again: a listener would not know a yes or no is still expected); asked again, there is nothing new."""
     from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
@@ -645,12 +645,13 @@ def test_what_did_you_hear_tells_what_was_let_pass():
     pending = table.pending
     assert pending is not None
     table.handle("Alice", first)
-    assert printed[-1].startswith(f"Before that I heard: {voice.let_pass()}. It did not sound clearly meant"), printed
-    assert table.pending is pending
+    assert printed[-2].startswith(f"Before that I heard: {voice.let_pass()}. It did not sound clearly meant"), printed
+    assert printed[-1] == "Stop the game? Say yes or no." and table.pending is pending
     again = voice.read()  # in the yes-or-no grammar now
     assert again.texts() == ["what did you hear"], printed
     table.handle("Alice", again)
-    assert printed[-1] == "I heard nothing else since I last answered." and table.pending is pending, printed
+    assert printed[-2:] == ["I heard nothing else since I last answered.", "Stop the game? Say yes or no."], printed
+    assert table.pending is pending
 
 
 @pytest.mark.parametrize("live", [True, False])
@@ -729,3 +730,4 @@ def test_who_do_you_want_to_ask_takes_a_name_in_a_few_words(answer, target):
         table.handle("You", hearing)
     assert any(line.startswith("Who do you want to ask for Mrs. Bung?") for line in printed), printed
     assert printed[-1] == f"Did you ask {target} for Mrs. Bung? Say yes or no.", printed
+

@@ -261,7 +261,7 @@ def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None
         table.out = Lines(_out, _seat_channels(seats, lang=lang))
     if unsaved:
         table.say(unsaved)
-    if args.audio_in and (args.voice is False or args.asr == "text"):
+    if args.audio_in and (voice is None or not voice.listening):  # typed: by choice, or nothing can listen
         table.say(table.p("recording_unused", path=args.audio_in))
     try:
         return _run_table(table)

@@ -248,7 +248,8 @@ _YOU_FORMS = [
     (re.compile(r"^You have no cards left, and keeps their families\."),
      "You have no cards left, and keep your families."),
     (re.compile(r"^You have no families left, and is out\b"), "You have no families left, and are out"),
-    (re.compile(r"\b(asks|to|from) You\b"), r"\1 you"),
+    (re.compile(r"^You, of the "), "Of the "),
+    (re.compile(r"\b(asks|asked|to|from) You\b"), r"\1 you"),
     (re.compile(r", You([.:])"), r"\1"),
 ]
 

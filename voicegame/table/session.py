@@ -309,8 +309,14 @@ class TextTable:
         if heard.intent == "repeat":
             self._repeat()
             return True
-        if heard.intent == "heard":  # like "repeat", a question waiting still waits
+        if heard.intent == "heard":  # like "repeat", a question waiting still waits: it is asked again
+            if self.pending is None:
+                self.say(self._heard_lines())
+                return True
+            waiting, self.said = self.said, []
             self.say(self._heard_lines())
+            self._say_again(waiting)
+            self.said = waiting  # the question, for "repeat" and for another "what did you hear?"
             return True
         asked, self.said = self.said, []
         if self.paused:

@@ -230,7 +230,11 @@ def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True) -
     # home" has no path through the recognizer unless its "and" is in the grammar.
     requests = [rule_for(seq) for ts in grammar.source["requests"].values() for t in ts for seq in expand(t)]
     lines.append("<request> = " + " | ".join(f"( {r} )" for r in sorted(set(requests))) + ";")
-    top = [f"[<player>] <request>{please} [<player>]{please}"]
+    # "Please, Cara, could I have ...": a child's please comes first as often as last; only before a
+    # name, as a please alone there lets table talk fit far better (a stranger's "Lily, have you got
+    # Miss Soot?" as "please have you got miss soot": margin -45.8 -> -22.9).
+    lead = f"[ ( {please.strip()[1:-1]} ) <player> | <player> ]" if polite else "[<player>]"
+    top = [f"{lead} <request>{please} [<player>]{please}"]
     if include_commands:
         commands = [rule_for(seq) for ts in grammar.source["commands"].values() for t in ts for seq in expand(t)]
         lines.append("<command> = " + " | ".join(f"( {c} )" for c in sorted(set(commands))) + ";")
