@@ -659,3 +659,10 @@ def test_a_private_line_shown_on_the_screen_is_announced_aloud():
     assert len(hands) == 2
     assert lines[hands[0] + 1] == lines[hands[1] + 1] == "Alice, that is on the screen for you."
     assert lines.count("Alice, that is on the screen for you.") == 3  # the hands and help (status is public)
+
+
+def test_a_yes_with_nothing_to_answer_gets_one_short_sentence():
+    proc = run_cli("play", "--players", "Alice", "--bots", "1", "--seed", "2", "--no-save", stdin="yes\nquit\n")
+    lines = proc.stdout.splitlines()
+    assert "There is nothing to answer yes or no to." in lines
+    assert not any("Other commands" in line for line in lines), lines  # the command list is help's

@@ -371,8 +371,8 @@ class TextTable:
             self.tell(player, self.help_lines(player))
         elif kind == "undo":
             self._ask_undo(player)
-        elif kind in ("yes", "no", "cancel"):
-            self.say(self.p("nothing_to_answer") + " " + self._commands())
+        elif kind in ("yes", "no", "cancel"):  # short: a child who says "no" twice hears it twice
+            self.say(self.p("nothing_to_answer"))
         elif kind == "flip" and self.game.observation(player).phase == "flip":
             self._offer_flip(player)  # "turn over", but which card?
         elif kind == "flip":
