@@ -666,3 +666,10 @@ def test_a_yes_with_nothing_to_answer_gets_one_short_sentence():
     lines = proc.stdout.splitlines()
     assert "There is nothing to answer yes or no to." in lines
     assert not any("Other commands" in line for line in lines), lines  # the command list is help's
+
+
+def test_a_dutch_request_to_someone_not_playing_asks_who_it_was_for():
+    """"Ben, ..." at a Dutch table without a Ben was taken for Dan ("Vroeg je Dan om ...?")."""
+    proc = run_cli("play", "--lang", "nl", "--players", "Anna", "--bots", "2", "--seed", "3", "--no-save",
+                   stdin="Ben, mag ik Mevrouw Brood hebben, alsjeblieft?\nstop\nja\n")
+    assert "Wie wil je om Mevrouw Brood vragen? Zeg een naam: Cara of Dan." in proc.stdout.splitlines(), proc.stdout
