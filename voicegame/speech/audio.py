@@ -436,9 +436,10 @@ class Segmenter:
     a digitally silent floor from making every faint hiss count as speech. The floor starts at the
     stream's first frame, or near the quietest of its first ``opening`` seconds when the first frame
     stands out from it (they are held back until then: the first frame may already be a word, in a
-    recording cut tight or from a player already talking), then follows quiet frames quickly and louder background slowly, and is frozen during speech; an utterance
-    cut at ``max_utterance`` resets it to the quietest frame heard, so a noise that got louder
-    and stayed cannot hold the detector open for ever.
+    recording cut tight or from a player already talking), then follows quiet frames quickly and
+    louder background slowly, and is frozen during speech; an utterance cut at ``max_utterance``
+    resets it to the quietest frame heard, so a noise that got louder and stayed cannot hold the
+    detector open for ever.
 
     In steady noise (a fan, running water: the background's loudness varies by less than
     ``steady_db``) a frame whose spectrum stands out from the noise's own needs only the
@@ -480,8 +481,8 @@ class Segmenter:
         self._levels: collections.deque[float] = collections.deque(maxlen=round(1.0 / self.frame_s))  # in speech
         self._pending = b""
         self._frames = 0  # frames consumed so far (the stream clock)
-        # The stream's first frames, held until the floor is first set: from the quietest of them, as
-        # the first frame alone may be a word (a recording cut tight, a player already talking).
+        # The stream's first frames, held until the floor is first set (``_open``): the first frame
+        # alone may be a word (a recording cut tight, a player already talking).
         self._opening: list[bytes] = []
         self._opening_frames = max(1, round(opening / self.frame_s))
         self.reset()

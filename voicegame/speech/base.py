@@ -20,15 +20,14 @@ class SpeechError(RuntimeError):
     saying what is missing and what to do; the game then carries on with the keyboard. Made with
     ``of``, it can also be said in the game's language (``said``)."""
 
-    def __init__(self, message: str, key: str | None = None, fields: dict[str, object] | None = None) -> None:
+    def __init__(self, message: str, key: str | None = None, **fields: object) -> None:
         super().__init__(message)
-        self.key = key
-        self.fields = fields or {}
+        self.key, self.fields = key, fields
 
     @classmethod
     def of(cls, key: str, **fields: object) -> SpeechError:
-        """The error whose sentence is ``sentences``' ``key``, filled in with ``fields``."""
-        return cls(sentence("en", key, **fields), key, fields)
+        """The error whose sentence is ``sentences``' ``key``, filled in with ``fields`` (as ``JournalError.of``)."""
+        return cls(sentence("en", key, **fields), key, **fields)
 
     def said(self, lang: str) -> str:
         """The sentence in ``lang`` (as made, when it was not made with ``of``)."""

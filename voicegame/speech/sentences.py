@@ -29,7 +29,8 @@ _SENTENCES = {
         "engine_failed": "The speech engine could not start ({problem}), so I'll show what I would say as text.",
         "engine_silent": "The speech engine made no sound, so I'll show what I would say as text.",
         "voice_settings": "Some voice settings did not work ({problem}), so a standard voice may be heard.",
-        "no_model": "There is no {language} speech model on this computer. To get one, run: voicegame models fetch {code}",
+        "no_model": "There is no {language} speech model on this computer. To get one, run: "
+                    "voicegame models fetch {code}",
         "model_incomplete": "The folder {folder} is not a complete Vosk speech model: some of its files are "
                             "missing. Remove it and run: voicegame models fetch {code}",
         "model_folder_missing": "The speech model folder {folder} does not exist. "

@@ -38,10 +38,9 @@ def as_heard(understander: Understander, said: str | Hearing, asker: str | None,
     its words, when it names a player whose name sounds like another's (a recognizer takes "Ben"
     for "Dan" with full confidence) unless its own second check told them apart, or a card whose
     family sounds like another the asker may ask for ("Bung" for "Bun"); one to the asker is asked
-    whom it was for; and none is taken from words the recognizer doubts (a command is, but not a "yes"
-that would play one): a wrong
-    move is the worst thing this program can do. The hand ranks what was heard
-    (legal requests first among sound-alikes: "Meneer Botten" heard may be "Meneer Potten"),
+    whom it was for; and none is taken from words the recognizer doubts (a command is, but not a
+    "yes" that would play one): a wrong move is the worst thing this program can do. The hand ranks
+    what was heard (legal requests first among sound-alikes: "Meneer Botten" heard may be "Meneer Potten"),
     never what was typed: a typed card held is that card, and the rules then say why not."""
     if isinstance(said, str):
         return understander.understand(said, asker=asker, phase=phase)

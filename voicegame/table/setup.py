@@ -175,10 +175,10 @@ class _Ended(Exception):
 
 # What a recognizer listens for during the spoken set-up: the answers the conversation takes.
 _SPOKEN = {
-    "en": ("yes", "yeah", "start", "okay", "change", "no", "new game", "carry on", "quit", "stop", "keep", "same", "next",
-           "zero", "none", "one", "two", "three", "four", "five", "six", "finished"),
-    "nl": ("ja", "goed", "start", "beginnen", "wijzig", "anders", "nee", "nieuw spel", "verder", "stoppen", "stop", "houden",
-           "zelfde", "volgende", "nul", "geen", "een", "twee", "drie", "vier", "vijf", "zes", "klaar"),
+    "en": ("yes", "yeah", "start", "okay", "change", "no", "new game", "carry on", "quit", "stop", "keep", "same",
+           "next", "zero", "none", "one", "two", "three", "four", "five", "six", "finished"),
+    "nl": ("ja", "goed", "start", "beginnen", "wijzig", "anders", "nee", "nieuw spel", "verder", "stoppen", "stop",
+           "houden", "zelfde", "volgende", "nul", "geen", "een", "twee", "drie", "vier", "vijf", "zes", "klaar"),
 }
 
 

@@ -151,7 +151,6 @@ class VoiceIO(Output):
     def public(self, line: str, who: str | None = None) -> None:
         self.print_line(line)
         self.speaker.say(line, self.voices.get(who))
-        self._told_screen = None
 
     def private(self, player: str, line: str) -> None:
         """``line`` for ``player`` alone: on their seat's channel, else said to the table. A seat that
@@ -206,8 +205,7 @@ class VoiceIO(Output):
             try:
                 said = self._listen()
             except SpeechError as exc:  # the microphone stopped: say so, and the keyboard takes over
-                self.print_line(exc.said(self.speaker.lang))
-                self.speaker.say(exc.said(self.speaker.lang))
+                self.public(exc.said(self.speaker.lang))
                 self.recognizer = None
         if self.recognizer is None:  # speaking only: the keyboard is the ears
             said = self._typed_line()

@@ -224,8 +224,8 @@ def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True) -
     lines.append("<card> = " + alt(v for vs in phrases.cards.values() for v in vs) + ";")
     lines.append("<family> = " + alt(v for vs in phrases.families.values() for v in vs) + ";")
     lines.append("<head> = <family> | " + alt(v for _, v in phrases.heads) + ";")
-    polite = [w for w in grammar.fillers if w in {p[0] for p in grammar.polite if len(p) == 1}]
-    please = f" [{' | '.join(sorted(polite))}]" if polite else ""
+    polite = " | ".join(sorted(w for w in grammar.fillers if w in {p[0] for p in grammar.polite if len(p) == 1}))
+    please = f" [{polite}]" if polite else ""
     # From the templates as written: the matcher ignores fillers, but "is Mr. Bun and family at
     # home" has no path through the recognizer unless its "and" is in the grammar.
     requests = [rule_for(seq) for ts in grammar.source["requests"].values() for t in ts for seq in expand(t)]
@@ -233,7 +233,7 @@ def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True) -
     # "Please, Cara, could I have ...": a child's please comes first as often as last; only before a
     # name, as a please alone there lets table talk fit far better (a stranger's "Lily, have you got
     # Miss Soot?" as "please have you got miss soot": margin -45.8 -> -22.9).
-    lead = f"[ ( {please.strip()[1:-1]} ) <player> | <player> ]" if polite else "[<player>]"
+    lead = f"[ ( {polite} ) <player> | <player> ]" if polite else "[<player>]"
     top = [f"{lead} <request>{please} [<player>]{please}"]
     if include_commands:
         commands = [rule_for(seq) for ts in grammar.source["commands"].values() for t in ts for seq in expand(t)]
