@@ -452,13 +452,16 @@ class _PortAudioError(Exception):
 class _StandInCard:
     """The sounddevice calls the game makes, for one microphone that records only at ``rate`` (its
     blocks taken from ``recording``, until it runs out or ``stall_after`` blocks) and one loudspeaker
-    that fails after ``output_blocks`` writes."""
+    that fails after ``output_blocks`` writes, or stops taking audio (its write never returns until
+    ``unplug`` is set) after ``output_stall`` writes; with ``real_time`` it takes audio only as fast
+    as it plays it."""
 
     PortAudioError = _PortAudioError
 
     def __init__(self, recording: np.ndarray, rate: int, stall_after: int | None = None,
-                 output_blocks: int | None = None) -> None:
+                 output_blocks: int | None = None, output_stall: int | None = None, real_time: bool = False) -> None:
         self.recording, self.rate, self.stall_after, self.output_blocks = recording, rate, stall_after, output_blocks
+        self.output_stall, self.unplug, self.real_time = output_stall, threading.Event(), real_time
         self.default = type("Default", (), {"device": [0, 1]})()
         self.written = 0
         card = self
@@ -488,7 +491,7 @@ class _StandInCard:
 
         class RawOutputStream:
             def __init__(self, samplerate, channels, dtype, device):
-                pass
+                self.samplerate = samplerate
 
             def __enter__(self):
                 return self
@@ -499,6 +502,10 @@ class _StandInCard:
             def write(self, data):
                 if card.output_blocks is not None and card.written >= card.output_blocks:
                     raise _PortAudioError("Unanticipated host error")
+                if card.written == card.output_stall:
+                    card.unplug.wait()
+                if card.real_time:
+                    time.sleep(len(data) / 2 / self.samplerate)
                 card.written += 1
 
             def abort(self):
@@ -578,5 +585,51 @@ def test_a_loudspeaker_that_fails_mid_line_leaves_the_words_on_the_screen(monkey
         assert lines == ["The loudspeaker stopped working, so I'll show what I would say as text.",
                          "Ben gives Mrs. Bun the Baker's Wife to Alice. Alice completes the Buns: 3 families.",
                          "Your turn, Cara."]
+    finally:
+        speaker.close()
+
+
+def test_a_loudspeaker_that_stops_taking_audio_is_given_up_and_the_microphone_hears_again(monkeypatch):
+    from voicegame.speech import audio, tts
+
+    card = _StandInCard(np.zeros(SAMPLE_RATE), SAMPLE_RATE, output_stall=3)
+    monkeypatch.setattr(audio, "_sounddevice", lambda: card)
+    monkeypatch.setattr(tts, "PLAYBACK_SLACK", 0.3)
+    lines: list[str] = []
+    speaker = tts.Pyttsx3Speaker(write=lines.append, lang="nl")
+    gate = audio.Gate(speaker, tail=0.0)
+    try:
+        speaker.say("Ben geeft Mevrouw Brood aan Alice.")
+        speaker.say("Jouw beurt, Cara.")
+        started = time.monotonic()
+        while gate.filter(b"\0" * 960) is None and time.monotonic() - started < 10:
+            time.sleep(0.03)  # a microphone's 30 ms chunks, muted while the game speaks
+        waited = time.monotonic() - started
+        assert card.written == 3  # it was playing, then stopped taking audio
+        assert 0.3 < waited < 4.0  # the line's 2 s or so of audio, and the slack
+        assert lines == ["De luidspreker speelt niet meer af, dus ik laat als tekst zien wat ik zou zeggen.",
+                         "Ben geeft Mevrouw Brood aan Alice.", "Jouw beurt, Cara."]
+        speaker.say("Dan: niet thuis.")
+        assert lines[-1] == "Dan: niet thuis." and not speaker.busy()
+    finally:
+        card.unplug.set()
+        speaker.close()
+
+
+def test_a_loudspeaker_playing_at_its_own_pace_is_not_taken_for_stalled(monkeypatch):
+    from voicegame.speech import audio, tts
+
+    card = _StandInCard(np.zeros(SAMPLE_RATE), SAMPLE_RATE, real_time=True)
+    monkeypatch.setattr(audio, "_sounddevice", lambda: card)
+    monkeypatch.setattr(tts, "PLAYBACK_SLACK", 0.3)  # far less than the line lasts
+    lines: list[str] = []
+    speaker = tts.Pyttsx3Speaker(write=lines.append)
+    try:
+        speaker.say("Ben gives Mrs. Bun the Baker's Wife to Alice. Alice completes the Buns: 3 families.")
+        started = time.monotonic()
+        while speaker.busy() and time.monotonic() - started < 15:
+            time.sleep(0.03)
+        assert time.monotonic() - started > 2.0 and card.written > 40  # it played every 50 ms block
+        assert lines == [] and not speaker.text_only
     finally:
         speaker.close()

@@ -23,6 +23,7 @@ _SENTENCES = {
         "microphone_not_found": "The microphone '{device}' was not found, so we'll use the keyboard.",
         "no_output": "No loudspeaker or headphones found, so I'll show what I would say as text.",
         "output_lost": "The loudspeaker stopped working, so I'll show what I would say as text.",
+        "output_stalled": "The loudspeaker stopped playing, so I'll show what I would say as text.",
         "output_not_found": "The sound output '{device}' was not found, so I'll show what I would say as text.",
         "no_portaudio": "The sound library PortAudio is not installed, so we'll use the keyboard and text.",
         "engine_hung": "The speech engine stopped responding, so I'll show what I would say as text.",
@@ -56,6 +57,7 @@ _SENTENCES = {
         "microphone_not_found": "De microfoon '{device}' is niet gevonden, dus we gebruiken het toetsenbord.",
         "no_output": "Er is geen luidspreker of koptelefoon gevonden, dus ik laat als tekst zien wat ik zou zeggen.",
         "output_lost": "De luidspreker werkt niet meer, dus ik laat als tekst zien wat ik zou zeggen.",
+        "output_stalled": "De luidspreker speelt niet meer af, dus ik laat als tekst zien wat ik zou zeggen.",
         "output_not_found": "De geluidsuitgang '{device}' is niet gevonden, dus ik laat als tekst zien wat ik zou "
                             "zeggen.",
         "no_portaudio": "De geluidsbibliotheek PortAudio is niet geïnstalleerd, dus we gebruiken het toetsenbord "

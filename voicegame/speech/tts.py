@@ -2,8 +2,8 @@
 
 pyttsx3 renders each sentence to PCM (its espeak driver writes a WAV file); the speaker plays
 the PCM itself through sounddevice, so playback can be cut at any 50 ms and sent to a chosen
-device. Without a sound output, or if the engine hangs, lines go to a text callback instead,
-announced once, and the game never waits on speech.
+device. Without a sound output, or if the engine or the sound output hangs, lines go to a text
+callback instead, announced once, and the game never waits on speech.
 """
 
 from __future__ import annotations
@@ -26,6 +26,10 @@ from voicegame.speech.sentences import sentence
 __all__ = ["EspeakEngine", "Pyttsx3Speaker", "TextSpeaker", "assign_voices", "shared_engine"]
 
 ENGINE_RATE = 22050  # what pyttsx3's espeak driver always writes
+# Seconds a sound output may lag behind the audio it was given (opening, buffers, draining) before
+# it counts as stalled: the microphone is muted while the game speaks, so a stalled loudspeaker
+# would otherwise leave the game deaf for good.
+PLAYBACK_SLACK = 2.0
 DEFAULT_PITCH = 50
 
 # Distinct espeak-ng voices: language voice (accent) + variant (+f female, +m male) + pitch.
@@ -270,6 +274,7 @@ class _Say:
     text: str
     voice: Voice
     cancel: threading.Event = field(default_factory=threading.Event)
+    due: float | None = None  # monotonic time by which the output must want more audio, or be done
 
 
 class Pyttsx3Speaker(Speaker):
@@ -334,6 +339,24 @@ class Pyttsx3Speaker(Speaker):
                 self._current.cancel.set()
 
     def busy(self) -> bool:
+        """Whether a line is being spoken or waits to be. The table asks this while it waits for
+        speech to end, so a sound output that stopped taking audio is found here (the playback
+        watchdog): its lines go to the screen and the game goes on."""
+        with self._lock:
+            job = self._current
+            stalled = job is not None and job.due is not None and time.monotonic() > job.due
+            if stalled:
+                reason = sentence(self.lang, "output_stalled")
+                self.text_only = self.text_only or reason  # from now on say() writes, and queues nothing
+                job.cancel.set()
+                unsaid = [job.text] + [j.text for j in self._queue if j is not None]
+                self._queue = collections.deque(j for j in self._queue if j is None)
+                self._current = None
+        if stalled:
+            self._tell(reason)
+            if self._echo:
+                for text in unsaid:
+                    self._write(text)
         with self._lock:
             return self._current is not None or bool(self._queue)
 
@@ -392,6 +415,7 @@ class Pyttsx3Speaker(Speaker):
             for i, part in enumerate(sentences):
                 if job.cancel.is_set():
                     return
+                job.due = None  # synthesis has its own watchdog (EspeakEngine)
                 try:
                     pcm, problems = self._engine.synthesize(part, job.voice, self._timeout)
                 except SpeechError as exc:
@@ -400,8 +424,11 @@ class Pyttsx3Speaker(Speaker):
                     return
                 if problems:
                     self._tell(sentence(self.lang, "voice_settings", problem=problems[0]))
+                job.due = time.monotonic() + len(pcm) / (2 * ENGINE_RATE) + PLAYBACK_SLACK
                 yield pcm
+            job.due = time.monotonic() + PLAYBACK_SLACK  # the last audio drains
 
+        job.due = time.monotonic() + PLAYBACK_SLACK  # the output opens
         try:
             self._output.play(pieces(), ENGINE_RATE, job.cancel)
         except SpeechError as exc:
