@@ -198,6 +198,28 @@ def test_undo_after_several_moves_undoes_the_last_one():
     assert len(game.actions) == 1 and game.current_player == second
 
 
+def test_only_the_last_move_can_be_taken_back_once():
+    """A second undo would take back an earlier move, another player's here, by someone who has
+    since heard what it brought; after a new move, that one can be taken back."""
+    game = _alice_to_move()
+    said = []
+
+    def script(table):
+        g = table.game
+        if len(said) in (0, 1, 6):  # Alice, then the player she asked; later that player again
+            said.append(_say(g, _miss_for(g, g.current_player)))
+        else:
+            said.append({2: "undo", 3: "yes", 4: "undo", 5: "yes", 7: "undo", 8: "yes"}.get(len(said), "quit"))
+        return said[-1]
+
+    table, out = _table(game, {}, script)
+    table.run()
+    lines = out.lines()
+    assert lines.count("Only the last move can be taken back, and it has been.") == 1
+    assert lines.count(f"Undone. Your turn again, {game.current_player}.") == 2
+    assert len(game.actions) == 1  # Alice's request stands
+
+
 def test_pause_keeps_table_talk_out_of_the_game_until_continue():
     game = _alice_to_move()
     miss = _miss_for(game, "Alice")

@@ -165,6 +165,9 @@ class TextTable:
         self.paused = False
         self._flip_offered = -1  # len(game.actions) when a turn-over was last offered
         self.human_marks = self._human_marks()  # len(game.actions) before each human action, for undo
+        # One undo per move: a second would take back an earlier move, perhaps another player's, by
+        # someone who has since learnt what it brought ("Not at home", and the moves after it).
+        self._undo_spent = False
         self.said: list[tuple[str | None, str]] = []  # (private seat or None, line) since the last input
         self.bots: dict[str, Bot] = {}
         self._make_bots()
@@ -548,6 +551,7 @@ class TextTable:
             return True
         self._record(action)
         self.human_marks.append(mark)
+        self._undo_spent = False
         self.narrate(events)
         self._tell_draws(events, before)
         return True
@@ -571,6 +575,9 @@ class TextTable:
         if not self.human_marks:
             self.say(self.p("nothing_to_undo"))
             return
+        if self._undo_spent:
+            self.say(self.p("undo_spent"))
+            return
         mark = self.human_marks[-1]
         action = g.actions[mark]
         saved = g.to_json()
@@ -590,6 +597,7 @@ class TextTable:
         mark = self.human_marks.pop()
         steps = len(g.actions) - mark
         g.undo(steps)
+        self._undo_spent = True
         self._save(lambda journal: journal.undo(steps))
         self._make_bots()
         self.say(self.p("undone", player=g.current_player))
