@@ -53,6 +53,7 @@ def test_a_missing_file_gives_the_defaults(cfg):
         ("You",), 2, "memory", None, "guide")
     assert (settings.lang, settings.voice, settings.asr, settings.rate) == ("en", "auto", "auto", 170)
     assert settings.verbose is False and settings.polite_reminder is False and settings.seats == ()
+    assert (settings.microphone, settings.loudspeaker, settings.narrator) == (None, None, None)
     assert all(settings.source(name) == DEFAULT for name in ("players", "bots", "deck", "seats"))
     assert settings.deck_name == "jaques"
 
@@ -79,6 +80,34 @@ def test_seats_are_read_as_a_table(cfg):
     settings = load_settings()
     assert settings.seats == (("Alice", "terminal"), ("Ben", 2), ("Cara", "USB Headset"))
     assert settings.seat_map == {"Alice": "terminal", "Ben": "2", "Cara": "USB Headset"}
+
+
+def test_the_microphone_loudspeaker_and_narrator_from_the_file_and_the_command_line(cfg):
+    _write(cfg, 'microphone = 2\nloudspeaker = " USB Headset "\nnarrator = "nl+m3"\n')
+    settings = load_settings()
+    assert (settings.microphone, settings.loudspeaker, settings.narrator) == (2, "USB Headset", "nl+m3")
+    assert settings.source("microphone") == str(cfg)
+    args = argparse.Namespace(microphone="0", loudspeaker="hdmi", narrator="en-us+f3")
+    assert cli_values(args) == {"microphone": "0", "loudspeaker": "hdmi", "narrator": "en-us+f3"}
+    settings = load_settings(cli_values(args))
+    assert (settings.microphone, settings.loudspeaker, settings.narrator) == ("0", "hdmi", "en-us+f3")
+    assert all(settings.source(name) == COMMAND_LINE for name in ("microphone", "loudspeaker", "narrator"))
+
+
+def test_a_narrator_espeak_ng_lacks_is_refused_with_the_close_ones(cfg):
+    """Said before the game starts: espeak-ng itself would refuse it only once the game speaks, in words
+    no player can act on, and an unknown variant (en-us+F3) it ignores without a word."""
+    pytest.importorskip("pyttsx3", reason="pip install pyttsx3 (and apt-get install espeak-ng)")
+    _write(cfg, 'narrator = "en-xx"\n')
+    with pytest.raises(ConfigError) as err:
+        load_settings()
+    assert str(err.value) == (f"In the config file {cfg}, there is no speech voice called 'en-xx'. Close ones: en-us,"
+                              " en, en-029. See: voicegame devices")
+    cfg.unlink()
+    with pytest.raises(ConfigError) as err:
+        load_settings({"narrator": "en-us+F3"})
+    assert str(err.value) == ("On the command line, there is no speech voice called 'en-us+F3'. Close ones: en-us+f3."
+                              " See: voicegame devices")
 
 
 def test_a_deck_file_is_found_next_to_the_config_file(cfg):
@@ -159,6 +188,11 @@ BAD_FILES = [
     ('seats = "terminal"\n', ['seats must be a table, not "terminal".', 'Alice = "terminal"']),
     ("[seats]\nBen = true\n", ["the seat of Ben must be", "not true.", "[seats] table"]),
     ("[seats]\nBen = -1\n", ["the seat of Ben is -1; device numbers start at 0."]),
+    ("microphone = true\n", ["microphone must be a sound device name in quotes or a device number, not true.",
+                             'Write it like this: microphone = "USB", or a number from voicegame devices.']),
+    ("loudspeaker = -2\n", ["loudspeaker is -2; device numbers start at 0.", 'loudspeaker = "Speakers"']),
+    ('microphone = " "\n', ["microphone is empty."]),
+    ("narrator = 3\n", ["narrator must be a speech voice name in quotes, not 3.", 'narrator = "en-us+f3"']),
 ]
 
 
@@ -235,8 +269,8 @@ def test_the_file_is_never_modified(cfg, text):
 
 
 def test_config_lines_show_every_setting_and_its_source(cfg):
-    _write(cfg, 'players = ["Alice", "Ben"]\nverbose = true\n[seats]\nAlice = "terminal"\nBen = 1\n')
-    lines = describe(load_settings({"bots": 3}))
+    _write(cfg, 'players = ["Alice", "Ben"]\nverbose = true\nloudspeaker = 3\n[seats]\nAlice = "terminal"\nBen = 1\n')
+    lines = describe(load_settings({"bots": 3, "lang": "nl", "microphone": "USB"}))
     assert lines == [
         f"Config file: {cfg} (it exists).",
         f"players = Alice, Ben  (from: {cfg})",
@@ -244,13 +278,16 @@ def test_config_lines_show_every_setting_and_its_source(cfg):
         "level = memory  (from: default)",
         "deck = jaques (the deck of the guide rules)  (from: default)",
         "rules = guide  (from: default)",
-        "lang = en  (from: default)",
+        "lang = nl  (from: command line)",
         "voice = auto  (from: default)",
         "asr = auto  (from: default)",
         f"verbose = true  (from: {cfg})",
         "polite_reminder = false  (from: default)",
         "children = none  (from: default)",
         "rate = 170  (from: default)",
+        "microphone = USB  (from: command line)",
+        f"loudspeaker = 3  (from: {cfg})",
+        "narrator = nl (the narrator's voice for lang nl)  (from: default)",
         f"seats = Alice: terminal, Ben: 1  (from: {cfg})",
     ]
 
@@ -259,6 +296,8 @@ def test_config_lines_say_when_there_is_no_file(cfg):
     lines = describe(load_settings())
     assert lines[0] == f"Config file: {cfg} (it does not exist yet, so the defaults are used)."
     assert "seats = none set  (from: default)" in lines
+    assert "microphone = the system's default  (from: default)" in lines
+    assert "loudspeaker = the system's default  (from: default)" in lines
 
 
 def test_the_starter_file_changes_nothing_until_edited(cfg):
@@ -274,11 +313,12 @@ def test_every_line_of_the_starter_file_works_once_uncommented(cfg):
                             for line in cfg.read_text("utf-8").splitlines())
     data = tomllib.loads(uncommented)
     assert set(data) == {"players", "bots", "level", "deck", "rules", "lang", "voice", "asr", "verbose",
-                         "polite_reminder", "children", "rate", "seats"}
+                         "polite_reminder", "children", "rate", "microphone", "loudspeaker", "narrator", "seats"}
     cfg.write_text(uncommented, "utf-8")
     settings = load_settings()
     assert settings.bots == 2 and settings.source("bots") == str(cfg)
     assert settings.deck == "jaques" and settings.seats == (("You", "terminal"),)
+    assert (settings.microphone, settings.loudspeaker, settings.narrator) == ("USB", "Speakers", "en-us+f3")
 
 
 def test_the_starter_file_is_never_written_over(cfg):

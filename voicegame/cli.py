@@ -1,4 +1,4 @@
-"""Command line: ``voicegame play | decks | rules | step | simulate``.
+"""Command line: ``voicegame play | config | devices | decks | rules | step | simulate | ...``.
 
 Human-facing output is plain appended lines; ``--json`` gives machine-readable output for
 scripts, tests and the later speech layers.
@@ -16,12 +16,13 @@ import random
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from voicegame.bots import BOT_LEVELS, make_bot
 from voicegame.config import (
-    COMMAND_LINE, RATE_RANGE, ConfigError, Settings, cli_values, describe, load_settings, write_example,
+    COMMAND_LINE, RATE_RANGE, ConfigError, Settings, cli_values, describe, languages, load_settings, write_example,
 )
 from voicegame.decks import Deck, DeckError, builtin_decks, load_deck
 from voicegame.engine import PROFILES, Game, IllegalAction, PositionError, RuleError, Rules, action_from_json, profile
@@ -37,6 +38,7 @@ from voicegame.understanding.words import similarity
 
 if TYPE_CHECKING:
     from voicegame.speech.base import Recognizer, SpeechError, Voice
+    from voicegame.speech.tts import Pyttsx3Speaker
     from voicegame.table.voice import VoiceIO
 
 # More than the 11 computer players a table can have: some are left out where they sound like a
@@ -171,12 +173,15 @@ def _saving(open_journal: Callable[[], Journal], lang: str) -> tuple[Journal | N
 
 def _use_settings(args: argparse.Namespace, settings: Settings) -> None:
     """The settings in force (defaults, config file, command line, set-up) as the play options."""
-    for name in ("bots", "level", "rules", "lang", "asr", "rate", "verbose", "polite_reminder", "deck"):
+    for name in ("bots", "level", "rules", "lang", "asr", "rate", "verbose", "polite_reminder", "deck", "microphone",
+                 "loudspeaker", "narrator"):
         setattr(args, name, getattr(settings, name))
     voice = {"auto": None, "on": True, "off": False}[settings.voice]
-    # A recognizer named on the command line asks for voice, as --voice does: with no microphone the
-    # player is told why, instead of getting a silent typed game.
-    if voice is None and settings.source("asr") == COMMAND_LINE and settings.asr in ("vosk", "pocketsphinx"):
+    # A recognizer, a microphone, a loudspeaker or a narrator's voice named on the command line asks for
+    # voice, as --voice does: with no microphone the player is told why, instead of getting a silent typed game.
+    speech_named = any(settings.source(name) == COMMAND_LINE for name in ("microphone", "loudspeaker", "narrator"))
+    if voice is None and (speech_named or settings.source("asr") == COMMAND_LINE
+                          and settings.asr in ("vosk", "pocketsphinx")):
         voice = True
     args.voice = voice
     args.seat = [f"{name}={where}" for name, where in settings.seat_map.items()
@@ -329,17 +334,17 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
     from voicegame.speech.audio import MicrophoneSource, StdinSource, WavSource, audio_devices
     from voicegame.speech.base import SpeechError
     from voicegame.speech.recognizers import make_recognizer
-    from voicegame.speech.tts import Pyttsx3Speaker, assign_voices
+    from voicegame.speech.tts import assign_voices
     from voicegame.table.voice import VoiceIO
 
     asked = args.voice is True or bool(args.audio_in)
     try:
         if args.asr != "text" and not asked and not (sys.stdin.isatty() and not args.audio_in and audio_devices()[0]):
             return None
-        narrator = assign_voices([], lang)[0]
-        narrator.rate = args.rate or narrator.rate
-        narrator.volume = args.volume
-        speaker = Pyttsx3Speaker(narrator, write=_out, echo=False, lang=lang)
+        narrator = assign_voices([], lang)[0]  # the palette's own: changed, it would be every later game's
+        narrator = replace(narrator, voice_id=args.narrator or narrator.voice_id, rate=args.rate or narrator.rate,
+                           volume=args.volume)
+        speaker = _table_speaker(narrator, args.loudspeaker, lang)
     except SpeechError as exc:
         if asked:
             _out(_typing_instead(exc, lang))
@@ -358,7 +363,7 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
             elif args.audio_in:
                 chunks = WavSource(args.audio_in)
             else:
-                chunks = MicrophoneSource()
+                chunks = MicrophoneSource(args.microphone)
     except SpeechError as exc:
         if not asked:
             speaker.close()
@@ -374,6 +379,26 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
         _out(prompt(lang, "push_to_talk_no_terminal"))
     return VoiceIO(recognizer, speaker, chunks, _out, typed=_keyboard() if keyboard else None,
                    push_to_talk=push_to_talk)
+
+
+def _table_speaker(narrator: Voice, loudspeaker: str | int | None, lang: str) -> Pyttsx3Speaker:
+    """The narrator's speaker, on the loudspeaker named (its number or part of its name) or the
+    system's own. A named one that is not there is said at once, in ``lang``, and the game goes on in
+    text, as it does when the speaker finds no sound output at all (and says so itself)."""
+    from voicegame.speech.audio import PcmOutput
+    from voicegame.speech.base import SpeechError
+    from voicegame.speech.tts import Pyttsx3Speaker
+
+    output = missing = None
+    try:
+        output = PcmOutput(loudspeaker) if loudspeaker is not None else None
+    except SpeechError as exc:
+        missing = exc.said(lang)
+    speaker = Pyttsx3Speaker(narrator, write=_out, echo=False, lang=lang, output=output)
+    if missing and not speaker.text_only:  # the system's own is not used in its place: the player chose another
+        speaker.text_only = missing
+        _out(missing)
+    return speaker
 
 
 def _use_voice(table: TextTable, voice: VoiceIO, seats: dict[str, str], children: list[str]) -> bool:
@@ -488,6 +513,61 @@ def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None 
     resumed.header["children"] = args.children  # kept for the next time it is carried on
     journal, unsaved = _saving(lambda: Journal.resume(resumed, path), lang)
     return _play(resumed.game, levels, lang, journal, args, voice, unsaved)
+
+
+def cmd_devices(args: argparse.Namespace) -> int:
+    """The microphones, sound outputs and narrator's voices, by the numbers and names the options take."""
+    from voicegame.speech.audio import audio_devices, find_device
+    from voicegame.speech.base import SpeechError
+
+    try:
+        inputs, outputs = audio_devices()
+    except SpeechError as exc:  # no PortAudio
+        _out(str(exc))
+        inputs, outputs = [], []
+    else:
+        if not inputs and not outputs:
+            _out("No microphone or sound output was found, so the game can still be played by keyboard,"
+                 " with what it says shown as text.")
+    for title, devices, kind in (("Microphones, for --microphone", inputs, "input"),
+                                 ("Sound outputs, for --loudspeaker or --seat NAME=WHERE", outputs, "output")):
+        if devices:
+            default = find_device(None, kind).index
+            _out(f"{title}:")
+            for device in devices:
+                _out(f"  {device.index}: {device.name}{' (default)' if device.index == default else ''}")
+        elif inputs or outputs:
+            _out(f"{title}: none found.")
+    _list_voices(args.all)
+    return 0
+
+
+def _list_voices(every: bool) -> None:
+    """The narrator's voices: the game's languages' first, then the others' (all of them with ``every``)."""
+    from voicegame.speech.base import SpeechError
+    from voicegame.speech.sentences import language_name
+    from voicegame.speech.tts import speech_voices
+
+    try:
+        voices = speech_voices()
+    except SpeechError as exc:
+        _out(str(exc))
+        return
+    _out("Speech voices, for --narrator:")
+    ours = languages()
+    for lang in ours:
+        _out(f"  {language_name('en', lang)}: {', '.join(voices.by_language.get(lang, ())) or 'none'}")
+    usual = [v for v in voices.variants if v[:1] in "fm" and v[1:].isdigit()]
+    shown = voices.variants if every else usual
+    more = "" if every else f", and {len(voices.variants) - len(usual)} more"
+    _out(f"  Variants, added after a plus as in en-us+f3: {', '.join(shown)}{more}.")
+    others = {lang: ids for lang, ids in voices.by_language.items() if lang not in ours}
+    if every:
+        for lang, ids in others.items():
+            _out(f"  {lang}: {', '.join(ids)}")
+    else:
+        _out(f"  {sum(map(len, others.values()))} voices for other languages: voicegame devices --all lists them"
+             " and every variant.")
 
 
 def cmd_decks(args: argparse.Namespace) -> int:
@@ -633,11 +713,13 @@ def _describe(r: Understanding) -> str:
 
 def cmd_say(args: argparse.Namespace) -> int:
     from voicegame.speech.base import SpeechError, Voice
-    from voicegame.speech.tts import Pyttsx3Speaker
+    from voicegame.speech.tts import Pyttsx3Speaker, unknown_voice
 
     text = " ".join(args.text)
     if not text.strip():
         return _fail("Give the words to say, for example: voicegame say Not at home.")
+    if args.voice is not None and (problem := unknown_voice(args.voice)):
+        return _fail(problem)
     voice = Voice(voice_id=args.voice, rate=args.rate, volume=args.volume)
     try:
         # Rendering needs no loudspeaker, so don't mention its absence then.
@@ -785,6 +867,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="speak and listen (default: when a microphone is there; falls back to the keyboard)")
     p.add_argument("--seat", action="append", metavar="NAME=WHERE",
                    help="a player's private channel for hands and help: terminal, none, or headphones by name")
+    p.add_argument("--microphone", metavar="DEVICE", help="the microphone to listen with: its number or part of its"
+                   " name (voicegame devices lists them); turns voice on, as --voice")
+    p.add_argument("--loudspeaker", metavar="DEVICE", help="the sound output the game speaks on: its number or part"
+                   " of its name (voicegame devices lists them); turns voice on, as --voice")
+    p.add_argument("--narrator", metavar="VOICE", help="the game's speech voice, an espeak-ng voice such as en-us"
+                   " or en-us+f3 (default: the language's own; voicegame devices lists them); turns voice on")
     p.add_argument("--rate", type=int, help="speaking speed in words a minute")
     p.add_argument("--volume", type=_volume, default=1.0, help="loudness of the game's voice, 0.1 to 1 (default 1)")
     p.add_argument("--push-to-talk", action="store_true",
@@ -803,6 +891,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("config", help="show the settings voicegame play uses and where each comes from")
     p.add_argument("--init", action="store_true", help="write a starter config file (never over an existing one)")
     p.set_defaults(func=cmd_config)
+
+    p = sub.add_parser("devices", help="list the microphones, sound outputs and speech voices to choose from")
+    p.add_argument("--all", action="store_true", help="every speech voice and variant, not only those for English"
+                   " and Dutch")
+    p.set_defaults(func=cmd_devices)
 
     sub.add_parser("models", help="list or download speech models: models list | models fetch en")
 
@@ -829,7 +922,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("say", help="speak words aloud, or render them to a WAV file")
     p.add_argument("text", nargs="*")
     p.add_argument("--wav", help="write the speech to this WAV file instead of playing it")
-    p.add_argument("--voice", help="espeak-ng voice, e.g. en-us or en-us+f3")
+    p.add_argument("--voice", help="espeak-ng voice, e.g. en-us or en-us+f3 (voicegame devices lists them)")
     p.add_argument("--rate", type=_rate, default=170, help=f"words per minute, {RATE_RANGE[0]} to {RATE_RANGE[1]}"
                    " (default 170)")
     p.add_argument("--volume", type=_volume, default=1.0, help="loudness, 0.1 to 1 (default 1)")

@@ -58,6 +58,9 @@ class Settings:
     polite_reminder: bool = False
     children: tuple[str, ...] = ()  # human players who are young children: heard as a child's voice
     rate: int = 170
+    microphone: str | int | None = None  # a device name (part of it) or index; None: the system's default
+    loudspeaker: str | int | None = None  # the table's sound output, likewise
+    narrator: str | None = None  # an espeak-ng voice (VOICE or VOICE+VARIANT); None: the language's own
     seats: tuple[tuple[str, str | int], ...] = ()  # (player, "terminal" | "none" | device name or index)
     sources: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), compare=False, repr=False)
 
@@ -99,6 +102,9 @@ EXAMPLES = {
     "polite_reminder": "polite_reminder = false",
     "children": 'children = ["Sam"]',
     "rate": "rate = 170",
+    "microphone": 'microphone = "USB"',
+    "loudspeaker": 'loudspeaker = "Speakers"',
+    "narrator": 'narrator = "en-us+f3"',
     "seats": 'a [seats] table with one line per player, like Alice = "terminal"',
 }
 
@@ -308,6 +314,11 @@ def _check(key: str, value: Any, where: str, base: Path) -> Any:
         return choose(BACKENDS, "a recognizer")
     if key == "deck":
         return _check_deck(value, where, base, wrong)
+    if key in ("microphone", "loudspeaker"):
+        return _check_device(value, where, key, "a sound device name in quotes or a device number",
+                             f"Write it like this: {example}, or a number from voicegame devices.")
+    if key == "narrator":
+        return _check_narrator(value, where, wrong)
     if key == "seats":
         return _check_seats(value, where)
     raise AssertionError(key)  # every name in NAMES is handled above
@@ -343,17 +354,33 @@ def _check_seats(value: Any, where: str) -> tuple[tuple[str, str | int], ...]:
         value = dict(value)  # the pairs Settings keeps, handed back on the command line
     if not isinstance(value, dict):
         raise ConfigError(f"{where}seats must be a table, not {_toml_shown(value)}. {fix}")
-    seats = []
-    for name, seat in value.items():
-        if isinstance(seat, bool) or not isinstance(seat, (str, int)):
-            raise ConfigError(f"{where}the seat of {name} must be \"terminal\", \"none\", a sound device name"
-                              f" in quotes or a device number, not {_toml_shown(seat)}. {fix}")
-        if isinstance(seat, int) and seat < 0:
-            raise ConfigError(f"{where}the seat of {name} is {seat}; device numbers start at 0. {fix}")
-        if isinstance(seat, str) and not seat.strip():
-            raise ConfigError(f"{where}the seat of {name} is empty. {fix}")
-        seats.append((str(name), seat.strip() if isinstance(seat, str) else seat))
-    return tuple(seats)
+    kinds = '"terminal", "none", a sound device name in quotes or a device number'
+    return tuple((str(name), _check_device(seat, where, f"the seat of {name}", kinds, fix))
+                 for name, seat in value.items())
+
+
+def _check_device(value: Any, where: str, subject: str, kinds: str, fix: str) -> str | int:
+    """A sound device as ``find_device`` takes it: a name (part of it is enough) or a number from 0.
+    Whether it is plugged in is seen only when the game opens it."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise ConfigError(f"{where}{subject} must be {kinds}, not {_toml_shown(value)}. {fix}")
+    if isinstance(value, int) and value < 0:
+        raise ConfigError(f"{where}{subject} is {value}; device numbers start at 0. {fix}")
+    if isinstance(value, str) and not value.strip():
+        raise ConfigError(f"{where}{subject} is empty. {fix}")
+    return value.strip() if isinstance(value, str) else value
+
+
+def _check_narrator(value: Any, where: str, wrong) -> str:
+    """An espeak-ng voice it has: the engine's own refusal would only come once the game speaks."""
+    from voicegame.speech.tts import unknown_voice
+
+    if not isinstance(value, str) or not value.strip():
+        raise wrong("a speech voice name in quotes")
+    problem = unknown_voice(value.strip())
+    if problem:
+        raise ConfigError(where + problem[:1].lower() + problem[1:])
+    return value.strip()
 
 
 def _shown(settings: Settings, name: str) -> str:
@@ -366,6 +393,12 @@ def _shown(settings: Settings, name: str) -> str:
         return ", ".join(f"{p}: {s}" for p, s in value) if value else "none set"
     if name == "children":
         return ", ".join(value) if value else "none"
+    if name in ("microphone", "loudspeaker") and value is None:
+        return "the system's default"
+    if name == "narrator" and value is None:
+        from voicegame.speech.tts import assign_voices
+
+        return f"{assign_voices([], settings.lang)[0].voice_id} (the narrator's voice for lang {settings.lang})"
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
@@ -397,6 +430,11 @@ def example_text() -> str:
         "polite_reminder": "For young players: a request without please is asked again, not played.",
         "children": "Players who are young children: their turns are heard as a child's voice.",
         "rate": f"Speaking speed in words a minute, {RATE_RANGE[0]} to {RATE_RANGE[1]}.",
+        "microphone": "The microphone to listen with: part of its name, or its number. See: voicegame devices",
+        "loudspeaker": "Where the game speaks: part of a sound output's name, or its number."
+                       " See: voicegame devices",
+        "narrator": "The narrator's speech voice, such as en-us or en-us+f3; left out, the language's own."
+                    " See: voicegame devices",
     }
     out = ["# voicegame settings. Remove the # in front of a line to use it.",
            "# Options given on the command line win over this file. See: voicegame config", ""]
@@ -405,7 +443,7 @@ def example_text() -> str:
             continue
         value = getattr(defaults, name)
         out.append(f"# {notes[name]}")
-        out.append(f"# {name} = {_toml(value if value is not None else 'jaques')}")
+        out.append(f"# {EXAMPLES[name]}" if value is None else f"# {name} = {_toml(value)}")
         out.append("")
     out += ["# Where each person's private lines go: \"terminal\" (this screen only), \"none\" (the table's own loudspeaker),",
             "# or a sound device name or number. Keep this table at the end of the file.",

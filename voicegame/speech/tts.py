@@ -9,21 +9,25 @@ callback instead, announced once, and the game never waits on speech.
 from __future__ import annotations
 
 import collections
+import difflib
 import errno
+import functools
 import os
 import re
+import subprocess
 import tempfile
 import threading
 import time
 import wave
 from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from voicegame.speech.audio import PcmOutput
 from voicegame.speech.base import Speaker, SpeechError, Voice
 from voicegame.speech.sentences import sentence
 
-__all__ = ["EspeakEngine", "Pyttsx3Speaker", "TextSpeaker", "assign_voices", "shared_engine"]
+__all__ = ["EspeakEngine", "Pyttsx3Speaker", "SpeechVoices", "TextSpeaker", "assign_voices", "shared_engine",
+           "speech_voices", "unknown_voice"]
 
 ENGINE_RATE = 22050  # what pyttsx3's espeak driver always writes
 # Seconds a sound output may lag behind the audio it was given (opening, buffers, draining) before
@@ -71,6 +75,80 @@ def assign_voices(players: Sequence[str], lang: str = "en") -> tuple[Voice, dict
         lift = 10 * (i // len(players_palette))
         voices[name] = replace(base, extra={**base.extra, "pitch": min(99, base.extra["pitch"] + lift)})
     return palette[0], voices
+
+
+@dataclass(frozen=True)
+class SpeechVoices:
+    """The voices espeak-ng speaks in. A voice is named as its voice file is (en-us, en-gb-scotland),
+    in any case: espeak-ng takes those, but refuses some language codes ``espeak-ng --voices`` shows
+    (en-gb). A variant (f3, m3, Alicia) may follow a plus, as en-us+f3; espeak-ng matches it case and
+    all, and ignores one it lacks without a word, so the player would hear the plain voice."""
+
+    by_language: Mapping[str, tuple[str, ...]]  # "en": ("en", "en-029", ...)
+    variants: tuple[str, ...]
+
+    @property
+    def ids(self) -> list[str]:
+        return [voice for voices in self.by_language.values() for voice in voices]
+
+
+@functools.cache
+def speech_voices() -> SpeechVoices:
+    """The voices of the ``espeak-ng`` program, from its own listing. Asked in a process of its own:
+    listing them through the library would rebuild the voice list the engine's thread may be reading."""
+    files = {kind: _voice_files(kind) for kind in ("", "variant")}
+    by_language: dict[str, list[str]] = {}
+    for language, file in files[""]:
+        by_language.setdefault(language.split("-")[0].lower(), []).append(file.rsplit("/", 1)[-1].lower())
+    return SpeechVoices({lang: tuple(sorted(set(ids))) for lang, ids in sorted(by_language.items())},
+                        tuple(sorted({file.rsplit("/", 1)[-1] for _, file in files["variant"]}, key=str.lower)))
+
+
+def _voice_files(kind: str) -> list[tuple[str, str]]:
+    """(language, voice file) of each line of ``espeak-ng --voices`` (``kind``: "variant" for the variants)."""
+    try:
+        listing = subprocess.run(["espeak-ng", f"--voices={kind}" if kind else "--voices"], capture_output=True,
+                                 text=True, errors="replace", timeout=10, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        raise SpeechError("The espeak-ng program could not list its speech voices."
+                          " Install it with: sudo apt-get install espeak-ng") from None
+    rows = [line.split() for line in listing.splitlines()[1:]]  # Pty, Language, Age/Gender, VoiceName, File, ...
+    return [(row[1], row[4]) for row in rows if len(row) >= 5]
+
+
+def unknown_voice(voice_id: str) -> str | None:
+    """The sentence saying that espeak-ng has no voice ``voice_id`` (VOICE or VOICE+VARIANT), with the
+    close ones; None when it has, or when its voices cannot be listed (the engine then says what it
+    refuses). espeak-ng's own refusal names a C function, and an unknown variant it ignores silently."""
+    try:
+        voices = speech_voices()
+    except SpeechError:
+        return None
+    name, plus, variant = voice_id.partition("+")
+    known_voice = name.lower() in voices.ids
+    known_variant = not plus or variant in voices.variants
+    if known_voice and known_variant:
+        return None
+    names = [name.lower()] if known_voice else _closest(name.lower(), voices.by_language)
+    if known_variant:
+        endings = [plus + variant]
+    elif known_voice:
+        variants = {v.lower(): v for v in voices.variants}
+        endings = ["+" + variants[v] for v in difflib.get_close_matches(variant.lower(), variants, n=3, cutoff=0.6)]
+    else:  # neither is known: the voices alone
+        endings = [""]
+    close = [voice + ending for voice in names for ending in endings]
+    return (f"There is no speech voice called '{voice_id}'."
+            + (f" Close ones: {', '.join(close)}." if close else "") + " See: voicegame devices")
+
+
+def _closest(name: str, by_language: Mapping[str, tuple[str, ...]]) -> list[str]:
+    """Up to three voice ids like ``name``: of its own language when it names one (en-xx: en-us, en,
+    en-029), else of any language that are spelt much like it."""
+    language = name.split("-")[0]
+    if language in by_language:
+        return difflib.get_close_matches(name, by_language[language], n=3, cutoff=0.0)
+    return difflib.get_close_matches(name, [v for voices in by_language.values() for v in voices], n=3, cutoff=0.6)
 
 
 def _split_sentences(text: str) -> list[str]:
