@@ -222,6 +222,29 @@ def test_a_microphone_named_but_missing_is_said_and_the_game_goes_on_typed(card,
     assert set(card.opened) == {1}  # said aloud too, on the default loudspeaker
 
 
+def test_a_microphone_chosen_in_the_config_file_but_missing_is_said_when_voice_is_on_by_itself(
+        card, deaf, monkeypatch, capsys, tmp_path):
+    """Voice on "auto" in a terminal with a microphone there, but not the one the config file chose:
+    the player is told, rather than getting a silent typed game."""
+    config = tmp_path / "config.toml"
+    config.write_text('microphone = "bluetooth"\n')
+    monkeypatch.setenv("VOICEGAME_CONFIG", str(config))
+    terminal = io.StringIO("")
+    terminal.isatty = lambda: True
+    monkeypatch.setattr("sys.stdin", terminal)
+    cli._keyboard.cache_clear()
+    args = cli.build_parser().parse_args(["play", "--players", "Alice", "--bots", "1"])
+    cli._use_settings(args, load_settings(cli_values(args)))
+    assert args.voice is None and args.microphone == "bluetooth"
+    voice = cli._open_voice(args, args.lang)
+    try:
+        assert voice is not None and not voice.listening
+        assert "The microphone 'bluetooth' was not found, so we'll use the keyboard." in capsys.readouterr().out
+    finally:
+        voice.close()
+        cli._keyboard.cache_clear()
+
+
 @pytest.mark.parametrize(("spec", "index"), [("hdmi", 3), ("2", 2)])
 def test_the_loudspeaker_is_chosen_by_part_of_its_name_or_its_number(card, monkeypatch, capsys, spec, index):
     lines = play(monkeypatch, capsys, "--asr", "text", "--loudspeaker", spec)

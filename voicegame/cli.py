@@ -38,7 +38,6 @@ from voicegame.understanding.words import similarity
 
 if TYPE_CHECKING:
     from voicegame.speech.base import Recognizer, SpeechError, Voice
-    from voicegame.speech.tts import Pyttsx3Speaker
     from voicegame.table.voice import VoiceIO
 
 # More than the 11 computer players a table can have: some are left out where they sound like a
@@ -334,7 +333,7 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
     from voicegame.speech.audio import MicrophoneSource, StdinSource, WavSource, audio_devices
     from voicegame.speech.base import SpeechError
     from voicegame.speech.recognizers import make_recognizer
-    from voicegame.speech.tts import assign_voices
+    from voicegame.speech.tts import Pyttsx3Speaker, assign_voices
     from voicegame.table.voice import VoiceIO
 
     asked = args.voice is True or bool(args.audio_in)
@@ -344,7 +343,7 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
         narrator = assign_voices([], lang)[0]  # the palette's own: changed, it would be every later game's
         narrator = replace(narrator, voice_id=args.narrator or narrator.voice_id, rate=args.rate or narrator.rate,
                            volume=args.volume)
-        speaker = _table_speaker(narrator, args.loudspeaker, lang)
+        speaker = Pyttsx3Speaker(narrator, write=_out, echo=False, lang=lang, device=args.loudspeaker)
     except SpeechError as exc:
         if asked:
             _out(_typing_instead(exc, lang))
@@ -365,7 +364,7 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
             else:
                 chunks = MicrophoneSource(args.microphone)
     except SpeechError as exc:
-        if not asked:
+        if not asked and args.microphone is None:  # a microphone chosen in the config file is missed aloud
             speaker.close()
             return None
         # Asked for voice: the game still speaks (as with --asr text), and says why it cannot listen.
@@ -379,26 +378,6 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
         _out(prompt(lang, "push_to_talk_no_terminal"))
     return VoiceIO(recognizer, speaker, chunks, _out, typed=_keyboard() if keyboard else None,
                    push_to_talk=push_to_talk)
-
-
-def _table_speaker(narrator: Voice, loudspeaker: str | int | None, lang: str) -> Pyttsx3Speaker:
-    """The narrator's speaker, on the loudspeaker named (its number or part of its name) or the
-    system's own. A named one that is not there is said at once, in ``lang``, and the game goes on in
-    text, as it does when the speaker finds no sound output at all (and says so itself)."""
-    from voicegame.speech.audio import PcmOutput
-    from voicegame.speech.base import SpeechError
-    from voicegame.speech.tts import Pyttsx3Speaker
-
-    output = missing = None
-    try:
-        output = PcmOutput(loudspeaker) if loudspeaker is not None else None
-    except SpeechError as exc:
-        missing = exc.said(lang)
-    speaker = Pyttsx3Speaker(narrator, write=_out, echo=False, lang=lang, output=output)
-    if missing and not speaker.text_only:  # the system's own is not used in its place: the player chose another
-        speaker.text_only = missing
-        _out(missing)
-    return speaker
 
 
 def _use_voice(table: TextTable, voice: VoiceIO, seats: dict[str, str], children: list[str]) -> bool:

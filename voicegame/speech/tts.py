@@ -361,12 +361,14 @@ class Pyttsx3Speaker(Speaker):
     ``write`` receives, once each, the sentence (in ``lang``) saying why speech fell back to text (no
     sound output, engine hung), and the text of every line that cannot be spoken unless ``echo`` is
     False (the caller prints every line anyway). ``output`` is anything with
-    ``play(pcm_or_pieces, rate, stop_event)``; by default the system's sound output, or none.
+    ``play(pcm_or_pieces, rate, stop_event)``; by default the sound output ``device`` (a number or
+    part of a name; None: the system's own), or none: a device chosen but missing is not replaced
+    by another, the lines go to text.
     """
 
     def __init__(self, voice: Voice | None = None, *, write: Callable[[str], None] = print,
                  output=None, engine: EspeakEngine | None = None, timeout: float | None = None,
-                 echo: bool = True, lang: str = "en") -> None:
+                 echo: bool = True, lang: str = "en", device: int | str | None = None) -> None:
         self.voice = voice or Voice()
         self.lang = lang
         self._write = write
@@ -382,7 +384,7 @@ class Pyttsx3Speaker(Speaker):
         self._output = output
         if output is None:
             try:
-                self._output = PcmOutput()
+                self._output = PcmOutput(device)
             except SpeechError as exc:
                 self._fall_back(exc.said(lang))
         self._thread = threading.Thread(target=self._run, name="speaker", daemon=True)
