@@ -169,6 +169,17 @@ def test_assigned_voices_are_distinct_and_installed(speaker, tmp_path, lang):
     assert pitch_hz(p, rate) > 1.5 * pitch_hz(n, rate)  # a female variant against the narrator
 
 
+def test_no_computer_player_speaks_in_the_narrator_s_chosen_voice():
+    """A narrator chosen from the palette (en-us+f3, the first computer player's) would sound like one
+    of the players; the players then take the language's own narrator voice in its place."""
+    default = assign_voices(["Ben", "Cara"], "en")
+    narrator, players = assign_voices(["Ben", "Cara"], "en", "en-us+f3")
+    assert default[1]["Ben"].voice_id == "en-us+f3" and narrator.voice_id == "en-us+f3"
+    assert [v.voice_id for v in players.values()] == ["en", "en-gb-scotland+m3"]
+    eight = assign_voices([f"P{i}" for i in range(8)], "en", "EN-US+f3")[1]
+    assert all(v.voice_id != "en-us+f3" for v in eight.values())
+
+
 def test_unknown_voice_is_reported(speaker, tmp_path):
     with pytest.raises(SpeechError, match="en-gb"):
         speaker.render("Hello.", str(tmp_path / "x.wav"), Voice("en-gb"))  # espeak-ng's file is "en"

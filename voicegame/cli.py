@@ -340,9 +340,8 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
     try:
         if args.asr != "text" and not asked and not (sys.stdin.isatty() and not args.audio_in and audio_devices()[0]):
             return None
-        narrator = assign_voices([], lang)[0]  # the palette's own: changed, it would be every later game's
-        narrator = replace(narrator, voice_id=args.narrator or narrator.voice_id, rate=args.rate or narrator.rate,
-                           volume=args.volume)
+        narrator = assign_voices([], lang, args.narrator)[0]
+        narrator = replace(narrator, rate=args.rate or narrator.rate, volume=args.volume)  # the palette's stays
         speaker = Pyttsx3Speaker(narrator, write=_out, echo=False, lang=lang, device=args.loudspeaker)
     except SpeechError as exc:
         if asked:
@@ -391,7 +390,7 @@ def _use_voice(table: TextTable, voice: VoiceIO, seats: dict[str, str], children
     except SpeechError as exc:
         _out(_typing_instead(exc, table.narrator.lang))
         return False
-    voice.voices = assign_voices(list(table.bot_levels), table.narrator.lang)[1]
+    voice.voices = assign_voices(list(table.bot_levels), table.narrator.lang, voice.speaker.voice.voice_id)[1]
     unseated = [p for p in table.humans if p not in seats]
     if len(table.humans) > 1 and unseated:
         seats = {**seats, **dict.fromkeys(unseated, "terminal")}

@@ -64,17 +64,20 @@ _PALETTES = {
 }
 
 
-def assign_voices(players: Sequence[str], lang: str = "en") -> tuple[Voice, dict[str, Voice]]:
-    """The narrator's voice and a different voice for each computer player, so a listener can
-    tell who is speaking. Past the palette, voices repeat a little higher each round."""
+def assign_voices(players: Sequence[str], lang: str = "en", narrator: str | None = None
+                  ) -> tuple[Voice, dict[str, Voice]]:
+    """The narrator's voice (the espeak-ng voice ``narrator``, or the language's own) and a
+    different voice for each computer player, so a listener can tell who is speaking: none of them
+    speaks in the narrator's. Past the palette, voices repeat a little higher each round."""
     palette = _PALETTES.get(lang.split("-")[0].lower(), _PALETTES["en"])
-    players_palette = palette[1:]
+    narrator_voice = replace(palette[0], voice_id=narrator) if narrator else palette[0]
+    players_palette = [v for v in palette if v.voice_id.lower() != narrator_voice.voice_id.lower()]
     voices = {}
     for i, name in enumerate(players):
         base = players_palette[i % len(players_palette)]
         lift = 10 * (i // len(players_palette))
         voices[name] = replace(base, extra={**base.extra, "pitch": min(99, base.extra["pitch"] + lift)})
-    return palette[0], voices
+    return narrator_voice, voices
 
 
 @dataclass(frozen=True)
