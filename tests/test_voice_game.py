@@ -690,6 +690,39 @@ def test_a_recording_waits_while_the_game_speaks_where_a_microphone_is_muted(liv
         assert heard.text == "status"
 
 
+@pytest.mark.parametrize("talk_over", [True, False])
+def test_with_talk_over_speaking_stops_the_game_and_is_heard(talk_over):
+    """With headphones the microphone cannot hear the game, so it stays open: a player who speaks over
+    a long line stops it and is heard. Without, what is said while the game speaks is dropped."""
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.voice import VoiceIO
+    from voicegame.understanding import Understander
+
+    class Narrating(TextSpeaker):
+        """Speaks until stopped."""
+
+        def __init__(self) -> None:
+            super().__init__(write=lambda line: None)
+            self.speaking, self.stops = True, 0
+
+        def busy(self) -> bool:
+            return self.speaking
+
+        def stop(self) -> None:
+            self.speaking, self.stops = False, self.stops + 1
+
+    speaker = Narrating()
+    game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
+    voice = VoiceIO(PocketSphinxRecognizer(), speaker, _microphone("What cards do I have?"), lambda line: None,
+                    understander=Understander(game.deck, game.players), talk_over=talk_over)
+    heard = voice.read()
+    if talk_over:
+        assert heard.text == "what cards do i have" and speaker.stops == 1
+    else:
+        assert heard is None and speaker.stops == 0
+
+
 def test_closing_the_voice_lets_the_microphone_go():
     """A voice opened again (a saved game in another language) must not leave the first microphone
     stream recording: closing a voice closes its audio source."""

@@ -376,7 +376,7 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
     elif args.push_to_talk and recognizer is not None:
         _out(prompt(lang, "push_to_talk_no_terminal"))
     return VoiceIO(recognizer, speaker, chunks, _out, typed=_keyboard() if keyboard else None,
-                   push_to_talk=push_to_talk)
+                   push_to_talk=push_to_talk, talk_over=bool(args.talk_over))
 
 
 def _use_voice(table: TextTable, voice: VoiceIO, seats: dict[str, str], children: list[str]) -> bool:
@@ -855,6 +855,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--volume", type=_volume, default=1.0, help="loudness of the game's voice, 0.1 to 1 (default 1)")
     p.add_argument("--push-to-talk", action="store_true",
                    help="press Enter before and after speaking, instead of the game waiting for a pause")
+    p.add_argument("--talk-over", action="store_true",
+                   help="with headphones: the game listens while it speaks, and stops when you speak"
+                   " (on a loudspeaker its own voice would stop it)")
     p.add_argument("--no-history", action="store_true", help="a memory challenge: no history command")
     p.add_argument("--asr", help="recognizer: auto, vosk, pocketsphinx (either turns voice on, as --voice), or text"
                    " to speak but read the keyboard (default auto)")

@@ -73,14 +73,16 @@ class VoiceIO(Output):
                  print_line: Callable[[str], None], *, understander: Understander | None = None,
                  voices: dict[str, Voice] | None = None, seats: dict[str, Callable[[str], None]] | None = None,
                  typed: queue.Queue[str | None] | None = None, push_to_talk: bool = False,
-                 end_silence: float = 0.5) -> None:
+                 talk_over: bool = False, end_silence: float = 0.5) -> None:
         """``speaker.voice`` is the narrator's; ``understander``: listen for that game's words
         (else call ``listen_for`` before ``read``); ``voices``: a voice per computer player;
         ``seats``: a private channel per player (others hear their private lines here);
         ``typed``: lines from the keyboard (None when it closes), looked at between audio
         chunks; with no ``recognizer`` they are the only input. ``chunks.live`` False: a recording
         (any other iterable counts as a microphone). ``push_to_talk``: an utterance is what is said
-        between two presses of Enter, instead of ending at a pause."""
+        between two presses of Enter, instead of ending at a pause. ``talk_over``: the microphone
+        stays open while the game speaks, and speech stops it (with headphones only: a loudspeaker's
+        voice would stop itself)."""
         self.recognizer = recognizer
         self.speaker = speaker
         self.print_line = print_line
@@ -100,6 +102,7 @@ class VoiceIO(Output):
         self._passed: str | None = None  # the last words let pass since the last utterance returned
         self._passed_before: str | None = None  # ... and before that one
         self.push_to_talk = push_to_talk
+        self.talk_over = talk_over
         self._segmenter = PushToTalk() if push_to_talk else Segmenter(end_silence=end_silence)
         self._gate = Gate(speaker, on_reset=self._reset)
         if understander is not None:
@@ -225,11 +228,14 @@ class VoiceIO(Output):
             chunk = next(self._chunks, None)
             if chunk is None:
                 break
-            # With push-to-talk the player chooses when to speak; otherwise not while the game speaks.
-            pcm = chunk if self.push_to_talk or self._recording else self._gate.filter(chunk)
+            # With push-to-talk the player chooses when to speak; with talk-over they may speak any
+            # time; otherwise not while the game speaks.
+            pcm = chunk if self.push_to_talk or self._recording or self.talk_over else self._gate.filter(chunk)
             if pcm is None:
                 continue
             for event in self._segmenter.push(pcm):
+                if event.kind == "start" and self.talk_over:
+                    self.speaker.stop()
                 hearing = self._event(event)
                 if hearing:
                     return hearing
