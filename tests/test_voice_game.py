@@ -380,6 +380,23 @@ def test_after_a_miss_the_voice_listens_for_a_centre_card_number(said, heard):
     assert voice.read().text == heard
 
 
+@pytest.mark.parametrize("said,heard", [("Three.", "three"), ("Pass.", "pass"), ("Yes.", "yes"),
+                                        ("Yes please.", "yes please")])
+def test_asked_about_a_turn_over_the_voice_hears_a_new_number_as_one(said, heard):
+    """"Turn over centre card 3?" listened for yes and no alone, and "Three." said to "Pass?" came
+    out "yes" and passed the turn."""
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.voice import VoiceIO
+    from voicegame.understanding import Understander
+
+    game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
+    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), _microphone(said),
+                    lambda line: None, understander=Understander(game.deck, game.players))
+    voice.expect("flip_yes_no")
+    assert voice.read().text == heard
+
+
 def test_a_model_without_the_games_words_is_refused_with_a_sentence():
     """The Korean model from PyPI, the only Vosk model here, has none of the English game's words."""
     pytest.importorskip("vosk", reason="pip install vosk")

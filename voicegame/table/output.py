@@ -26,7 +26,8 @@ class Output:
         raise NotImplementedError
 
     def expect(self, answer: str | None) -> None:
-        """What the table waits for next: "yes_no", a player's "name", or None (anything). A
+        """What the table waits for next: "yes_no", "flip_yes_no" (to a turn-over or pass, a new
+        number may come instead), a player's "name", "flip" (a centre card), or None (anything). A
         listener can then listen for just that; lines of text need nothing."""
 
     def listen_to(self, player: str) -> None:

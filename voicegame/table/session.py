@@ -301,7 +301,7 @@ class TextTable:
         if kind is None and self.game.observation(player).phase == "flip":
             self.out.expect("flip")
         else:
-            self.out.expect(None if kind is None else "name" if kind == "who" else "yes_no")
+            self.out.expect(None if kind is None else {"who": "name", "flip": "flip_yes_no"}.get(kind, "yes_no"))
         return go_on
 
     def _handle(self, player: str, said: str | Hearing) -> bool:

@@ -284,7 +284,7 @@ class VoiceIO(Output):
             self.recognizer.feed(event.pcm)
         elif event.kind == "end":
             hearing = self.recognizer.finish()
-            if self._expecting != "yes_no" and doubted_yes(hearing, self._understander):
+            if self._expecting not in ("yes_no", "flip_yes_no") and doubted_yes(hearing, self._understander):
                 self._passed = hearing.text
             # With push-to-talk every utterance was meant for the game: one it cannot use gets an
             # answer ("I didn't understand that") rather than silence.

@@ -244,8 +244,11 @@ def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True) -
 
 
 # While the table waits on an answer, only these commands (and, for "name", the players) can be said.
+# "Turn over centre card 3?" listens for the numbers too: forced into yes or no, "Three." came out
+# "yes" and passed the turn, "Pass." a doubtful "yes".
 ANSWERS = {"yes_no": ("yes", "no", "cancel", "repeat", "heard"), "name": ("cancel", "repeat", "heard"),
-           "flip": ("flip", "repeat", "help", "heard")}
+           "flip": ("flip", "repeat", "help", "heard"),
+           "flip_yes_no": ("yes", "no", "cancel", "repeat", "heard", "flip")}
 
 
 def answer_jsgf(grammar: Grammar, phrases: Phrases, kind: str) -> tuple[list[str], str]:
