@@ -967,11 +967,22 @@ def test_a_turn_over_heard_unsurely_is_asked_about_first():
     table.handle("Alice", Hearing((Alternative("two", 0.4),), sure=False))
     assert out.lines()[-1] == "Turn over centre card 2? Say yes or no." and len(game.actions) == 1
     table.handle("Alice", Hearing((Alternative("no", 0.9),)))
-    assert out.lines()[-1] == "All right, no card was turned over." and len(game.actions) == 1
+    assert out.lines()[-1] == "All right, nothing is done yet." and len(game.actions) == 1
     table.handle("Alice", Hearing((Alternative("nope", 0.4),), sure=False))
     assert out.lines()[-1] == "Pass, and turn over no card? Say yes or no."
     table.handle("Alice", Hearing((Alternative("yes", 0.9),)))
     assert [type(a).__name__ for a in game.actions] == ["Ask", "Pass"]
+
+
+def test_a_centre_card_that_is_not_there_heard_unsurely_is_not_asked_about():
+    """A request said at the offer came out "card eight" of four: the offer is made again, rather
+    than "Turn over centre card 8?" and then "There is no face-down centre card number 8"."""
+    game, miss = _alice_may_turn_over()
+    table, out = _table(game, {}, lambda t: None)
+    table.handle("Alice", _say(game, miss))
+    table.handle("Alice", Hearing((Alternative("card eight", 0.4),), sure=False))
+    assert out.lines()[-1] == "You may turn over a centre card: say its number (1, 2, 3 or 4), or pass."
+    assert table.pending is None and len(game.actions) == 1
 
 
 def test_a_dutch_turn_over_may_be_a_digit():

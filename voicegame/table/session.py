@@ -342,6 +342,9 @@ class TextTable:
                 return True
         if g.observation(player).phase == "flip":
             flip = self._parse_flip(texts[0] if texts else "", heard)
+            if isinstance(flip, Flip) and not sure and flip.slot not in g.observation(player).centre_slots:
+                self._offer_flip(player)  # "card eight" of four: other words forced into a number
+                return True
             if flip is not None and not sure:  # a turn-over is a move too: when unsure, ask
                 self.pending = _Pending("flip", action=flip)
                 if isinstance(flip, Flip):
