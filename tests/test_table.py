@@ -935,6 +935,23 @@ def test_help_in_the_second_phase_suggests_a_family_the_player_may_ask_for():
     assert out.private_lines["Alice"][0] == "Ask for a whole family, for example: Ben, is B1 and family at home?"
 
 
+def test_in_the_second_phase_the_hand_is_the_families_held():
+    """Whole families are asked for then, and the cards are in them: "You have no cards." told a
+    player holding six families nothing (and "which Swifts" said none, then "You already hold it")."""
+    from helpers import build
+
+    families = [f.key for f in load_deck("sporting").families]
+    game = Game.from_position(build({"Alice": [], "Ben": []}, deck="sporting", rules="classic", phase="families",
+                                    families={"Alice": families[:2], "Ben": families[2:]}))
+    names = [game.deck.family(f).name("en", "surname") for f in families]
+    table, out = _table(game, {}, lambda t: None)
+    for said in ("hand", f"which {names[0]}s do I have", f"which {names[5]}s do I have"):
+        table.handle("Alice", said)
+    assert out.private_lines["Alice"] == [f"Alice, you hold 2 families: {names[0]} and {names[1]}.",
+                                          f"Alice, you hold the {names[0]} family.",
+                                          f"Alice, you do not hold the {names[5]} family."]
+
+
 def test_a_new_request_in_answer_to_who_is_the_new_request():
     """ "Who do you want to ask for Master Bones?" "Ben, is Mrs. Tape at home?": Mrs. Tape is asked
     for, not Master Bones (a line naming a player was taken for the name alone: a wrong move)."""

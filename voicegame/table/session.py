@@ -608,9 +608,12 @@ class TextTable:
     # ---------------------------------------------------------- review lines
 
     def hand_lines(self, player: str, family: str | None = None) -> list[str]:
-        """Private: the player's own hand grouped by family, or one family's cards ("which Buns do I have?")."""
+        """Private: the player's own hand grouped by family, or one family's cards ("which Buns do I have?");
+        in the second phase, where whole families are asked for, the families held."""
         g = self.game
         lang = self.narrator.lang
+        if g.phase == "families":
+            return self._families_held(player, family)
         hand = g.hand(player)
         if family is not None:
             surname = g.deck.family(family).name(lang, "surname")
@@ -625,6 +628,17 @@ class TextTable:
             groups.setdefault(g.deck.card(cid).family, []).append(self.narrator.card(cid, "short"))
         parts = [f"{g.deck.family(f).name(lang, 'surname')}: {self.narrator.names(cards)}" for f, cards in groups.items()]
         return [self.p("hand", player=player, cards=self.narrator.cards(len(hand)), groups=". ".join(parts))]
+
+    def _families_held(self, player: str, family: str | None) -> list[str]:
+        held = self.game.families_of(player)
+        if family is not None:
+            return [self.p("family_held" if family in held else "family_not_held", player=player,
+                           family=self.narrator.family(family))]
+        if not held:
+            return [self.p("no_families", player=player)]
+        surnames = [self.game.deck.family(f).name(self.narrator.lang, "surname") for f in held]
+        return [self.p("hand_families", player=player, count=self.narrator.count(len(held)),
+                       surnames=self.narrator.names(surnames))]
 
     def status_lines(self) -> list[str]:
         g = self.game
