@@ -178,7 +178,8 @@ def test_dutch_game_narrates_in_dutch():
                    "--rules", "dutch", stdin="quit\n")
     assert proc.returncode == 0, proc.stderr
     assert "Ronde 1." in proc.stdout and "deelt." in proc.stdout
-    assert ". Kaarten: Jaques. Regels: dutch. Seed 3." in proc.stdout.splitlines()[0]
+    assert (". Kaarten: Jaques. Regels: dutch; een wedstrijd: er worden rondes gespeeld tot iemand in totaal 10"
+            " families heeft. Seed 3.") in proc.stdout.splitlines()[0]
 
 
 def test_gentle_reminder_asks_again_instead_of_playing():

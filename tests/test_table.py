@@ -952,6 +952,18 @@ def test_in_the_second_phase_the_hand_is_the_families_held():
                                           f"Alice, you do not hold the {names[5]} family."]
 
 
+def test_the_opening_line_says_which_rules_were_changed_and_what_a_match_is_played_to():
+    game = Game(["Alice", "Ben"], rules=profile("guide").with_overrides(centre_cards=4, lay_out_dealt_families=False),
+                seed=1)
+    table, out = _table(game, {}, lambda t: "quit")
+    table.run()
+    assert "Rules: guide, with centre cards 4 and lay out dealt families off. Seed 1." in out.lines()[0]
+    game = Game(["Alice", "Ben"], rules=profile("dutch"), seed=1)
+    table, out = _table(game, {}, lambda t: "quit")
+    table.run()
+    assert "Rules: dutch; a match: rounds go on until someone has 10 families in all." in out.lines()[0]
+
+
 def test_a_new_request_in_answer_to_who_is_the_new_request():
     """ "Who do you want to ask for Master Bones?" "Ben, is Mrs. Tape at home?": Mrs. Tape is asked
     for, not Master Bones (a line naming a player was taken for the name alone: a wrong move)."""

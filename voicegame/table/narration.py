@@ -75,6 +75,8 @@ PHRASES: dict[str, dict[str, str]] = {
 PROMPTS: dict[str, dict[str, str]] = {
     "en": {
         "intro": "Happy Families with {who}. Deck: {deck}. Rules: {rules}. Seed {seed}.",
+        "rules_changed": "{profile}, with {changes}",
+        "rules_match": "{rules}; a match: rounds go on until someone has {n} families in all",
         "computer": "{name} (computer, {level})",
         "help_hint": "Type help at any time.", "help_hint_voice": "Say help at any time.",
         "resuming": "Resuming after {n} actions.", "resuming_one": "Resuming after 1 action.",
@@ -147,6 +149,8 @@ PROMPTS: dict[str, dict[str, str]] = {
     },
     "nl": {
         "intro": "Kwartet met {who}. Kaarten: {deck}. Regels: {rules}. Seed {seed}.",
+        "rules_changed": "{profile}, met {changes}",
+        "rules_match": "{rules}; een wedstrijd: er worden rondes gespeeld tot iemand in totaal {n} families heeft",
         "computer": "{name} (computer, {level})",
         "help_hint": "Typ help als je hulp wilt.", "help_hint_voice": "Zeg help als je hulp wilt.",
         "resuming": "We gaan verder na {n} zetten.", "resuming_one": "We gaan verder na 1 zet.",

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Protocol
 
 from voicegame.bots import Bot, make_bot
-from voicegame.engine import Ask, Flip, Game, IllegalAction, Pass
+from voicegame.engine import PROFILES, Ask, Flip, Game, IllegalAction, Pass, Rules, profile
 from voicegame.speech.base import Hearing
 from voicegame.table.journal import Journal, JournalError
 from voicegame.table.narration import Narrator, you_form
@@ -223,6 +223,21 @@ class TextTable:
         else:
             self.say(line)
 
+    def _rules_named(self, rules: Rules) -> str:
+        """The profile, the rules changed from it and a match's target, as a listener needs them:
+        "guide, with centre cards 4 and stock 5" ("guide+" said nothing of what was changed)."""
+        name = rules.profile.rstrip("+")
+        text = name
+        if name in PROFILES:
+            base = profile(name)
+            changed = [f"{key.replace('_', ' ')} {({True: 'on', False: 'off'}).get(value, value)}"
+                       for key, value in rules.to_json().items() if key != "profile" and getattr(base, key) != value]
+            if changed:
+                text = self.p("rules_changed", profile=name, changes=self.narrator.names(changed))
+        if rules.match_target:
+            text = self.p("rules_match", rules=text, n=rules.match_target)
+        return text
+
     def narrate(self, events: list[dict]) -> None:
         """Public events in words; a computer player's own words in its own voice."""
         for event in events:
@@ -238,7 +253,8 @@ class TextTable:
         who = [self.p("computer", name=p, level=self.bot_levels[p]) if p in self.bot_levels else p for p in g.players]
         # A deck's title is written in English; in another language its name says which deck it is.
         deck = g.deck.title if self.narrator.lang == "en" else g.deck.name.title()
-        self.say(self.p("intro", who=self.narrator.names(who), deck=deck, rules=g.rules.profile, seed=g.seed))
+        self.say(self.p("intro", who=self.narrator.names(who), deck=deck, rules=self._rules_named(g.rules),
+                        seed=g.seed))
         if self.humans:
             self.say(self.understander.warnings())
             self.say(self.p("help_hint_voice" if self.out.listening else "help_hint"))
