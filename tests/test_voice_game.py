@@ -216,6 +216,32 @@ def test_the_keyboard_stays_live_while_listening():
     speaker.close()
 
 
+def test_a_line_typed_while_someone_speaks_leaves_their_words_to_be_heard():
+    """A helper types "status" while the player is saying a request: the typed line comes first, and
+    the request is heard after it (it was dropped without a word)."""
+    import queue
+
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.voice import VoiceIO
+    from voicegame.understanding import Understander
+
+    game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
+    typed: queue.Queue[str] = queue.Queue()
+    chunks = _microphone("Finn, is Mrs. Bun the Baker's Wife at home?")
+
+    def microphone():
+        for i, chunk in enumerate(chunks):
+            if i == 50:  # 0.4 s of silence, then "Finn, is ..." (reset there, it was heard without "finn")
+                typed.put("status")
+            yield chunk
+
+    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), microphone(), lambda line: None,
+                    understander=Understander(game.deck, game.players), typed=typed)
+    assert voice.read() == "status"
+    assert voice.read().text == "finn is missus bun the bakers wife at home"
+
+
 def test_the_set_up_conversation_by_voice():
     """Spoken answers, heard with the set-up's own small grammar, change the game before it starts."""
     from voicegame.config import Settings

@@ -217,9 +217,7 @@ class VoiceIO(Output):
 
     def _listen(self) -> Hearing | str | None:
         while True:
-            typed = self._key()
-            if isinstance(typed, str):
-                self._reset()
+            typed = self._key()  # an utterance being said meanwhile is kept: it is heard on the next read
             if typed is not None:
                 return typed
             if self._recording and self.speaker.busy():  # it holds no echo: wait, and lose none of it
