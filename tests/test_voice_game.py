@@ -490,9 +490,12 @@ def test_push_to_talk_hears_what_is_said_between_two_presses_of_enter():
         yield from [bytes(CHUNK)] * 10
 
     game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), microphone(), lambda line: None,
+    printed: list[str] = []
+    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), microphone(), printed.append,
                     understander=Understander(game.deck, game.players), typed=typed, push_to_talk=True)
     assert voice.read().text == "what cards do i have"
+    # The first press is shown (a screen reader says it): the player knows the game now listens.
+    assert printed == ["(listening: press Enter when you have finished)", "(heard: what cards do i have)"]
 
 
 def test_push_to_talk_answers_an_utterance_it_cannot_use():

@@ -91,6 +91,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "recording_unused": "The recording {path} is not used, because this game is typed.",
         "typing_instead": "{problem} You can type instead.",
         "push_to_talk": "Push to talk: press Enter, speak, then press Enter again.",
+        "listening": "(listening: press Enter when you have finished)",
         "push_to_talk_no_terminal": "Push to talk needs the keyboard of a terminal, so I'll listen for the end of"
                                     " what you say instead.",
         "private_on_screen": "Private lines of {names} (hands, help) are shown on the screen only, not spoken."
@@ -166,6 +167,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "recording_unused": "De opname {path} wordt niet gebruikt, want dit spel wordt getypt.",
         "typing_instead": "{problem} Je kunt ook typen.",
         "push_to_talk": "Drukken om te praten: druk op Enter, spreek, en druk dan weer op Enter.",
+        "listening": "(ik luister: druk op Enter als je klaar bent)",
         "push_to_talk_no_terminal": "Drukken om te praten werkt alleen met het toetsenbord van een terminal, dus ik"
                                     " luister gewoon tot je uitgesproken bent.",
         "private_on_screen": "Wat alleen voor {names} bedoeld is (hand, hulp), komt op het scherm en wordt niet"

@@ -259,6 +259,8 @@ class VoiceIO(Output):
                 self.speaker.stop()
                 if self.push_to_talk:
                     for event in self._segmenter.key():
+                        if event.kind == "start":  # a player who cannot see the screen's state hears it read
+                            self.print_line(prompt(self.speaker.lang, "listening"))
                         hearing = self._event(event)
                         if hearing:
                             return hearing
