@@ -22,6 +22,7 @@ class Recorder(Output):
     def __init__(self) -> None:
         self.public_lines: list[tuple[str, frozenset[str]]] = []
         self.private_lines: dict[str, list[str]] = {}
+        self.in_order: list[str] = []  # public and private lines as they came
         self.table: TextTable | None = None
         self.known: set[str] = set()
 
@@ -37,9 +38,11 @@ class Recorder(Output):
             elif e["type"] in ("family_complete", "transfer", "ask") and "family" in e:
                 self.known.update(c.id for c in g.deck.family(e["family"]).cards)
         self.public_lines.append((line, frozenset(self.known)))
+        self.in_order.append(line)
 
     def private(self, player: str, line: str) -> None:
         self.private_lines.setdefault(player, []).append(line)
+        self.in_order.append(line)
 
     def expect(self, answer: str | None) -> None:
         self.expected = answer
@@ -354,6 +357,8 @@ def test_a_card_drawn_from_the_stock_is_told_only_to_its_new_owner():
         full = game.deck.card(drawn[0]).name("en", "full")
         assert f"Alice, you drew {full}." in out.private_lines["Alice"]
         assert not any(full in line for line in out.lines())
+        # Told before the next turn is announced, not after it.
+        assert out.in_order.index(f"Alice, you drew {full}.") < out.in_order.index("Ben's turn.")
         assert "Alice draws a card from the stock." in out.lines()
         return
     pytest.fail("no seed gave Alice a miss and a draw")

@@ -270,8 +270,7 @@ class TextTable:
                 before = self._human_hands()
                 events = g.apply(action)
                 self._record(action)
-                self.narrate(events)
-                self._tell_draws(events, before)
+                self._narrate_move(events, before)
                 continue
             if g.observation(player).phase == "flip" and self._flip_offered != len(g.actions):
                 self._offer_flip(player)
@@ -571,12 +570,19 @@ class TextTable:
         self._record(action)
         self.human_marks.append(mark)
         self._undo_spent = False
-        self.narrate(events)
-        self._tell_draws(events, before)
+        self._narrate_move(events, before)
         return True
 
     def _human_hands(self) -> dict[str, set[str]]:
         return {p: set(self.game.hand(p)) for p in self.humans}
+
+    def _narrate_move(self, events: list[dict], before: dict[str, set[str]]) -> None:
+        """A move's events in words, with the card a player drew told before the next turn is
+        announced ("Alice, you drew ..." came after "Your turn, Ben.")."""
+        cut = next((i for i, e in enumerate(events) if e["type"] == "turn"), len(events))
+        self.narrate(events[:cut])
+        self._tell_draws(events, before)
+        self.narrate(events[cut:])
 
     def _tell_draws(self, events: list[dict], before: dict[str, set[str]]) -> None:
         """A card drawn from the stock is seen only by its new owner, whoever's move made them draw
