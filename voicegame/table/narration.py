@@ -52,7 +52,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "not_at_home": "{player}: Niet thuis.", "complete": "{player} maakt {family} compleet{how}: {count}.",
         "from_deal": " bij het uitdelen", "your_turn": "Jij bent aan de beurt, {player}.",
         "turn": "{player} is aan de beurt.",
-        "out": "{player} heeft geen kaarten meer; de families blijven van {player}.",
+        "out": "{player} heeft geen kaarten meer, maar houdt de families die al klaar zijn.",
         "out_of_families": "{player} heeft geen families meer en doet niet meer mee.",
         "draw": "{player} pakt een kaart van de stapel.",
         "flip": "{player} draait een middenkaart om: {card}, {kept}.", "kept": "en houdt hem",
