@@ -242,6 +242,32 @@ def test_a_line_typed_while_someone_speaks_leaves_their_words_to_be_heard():
     assert voice.read().text == "finn is missus bun the bakers wife at home"
 
 
+def test_when_a_recording_ends_the_keyboard_takes_over():
+    """On a terminal the keyboard is there: the game goes on typed, as when a microphone stops."""
+    import queue
+
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.voice import VoiceIO
+    from voicegame.understanding import Understander
+
+    class TypedLater(queue.Queue):
+        """Nothing is typed while the recording plays; then a line is."""
+
+        def get_nowait(self):
+            raise queue.Empty
+
+    typed = TypedLater()
+    typed.put("status")
+    printed: list[str] = []
+    game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
+    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), _microphone("What cards do I have?"),
+                    printed.append, understander=Understander(game.deck, game.players), typed=typed)
+    assert voice.read().text == "what cards do i have"
+    assert voice.read() == "status" and not voice.listening
+    assert printed[-1] == "The recording has ended, so the keyboard takes over."
+
+
 def test_the_set_up_conversation_by_voice():
     """Spoken answers, heard with the set-up's own small grammar, change the game before it starts."""
     from voicegame.config import Settings

@@ -210,6 +210,10 @@ class VoiceIO(Output):
             except SpeechError as exc:  # the microphone stopped: say so, and the keyboard takes over
                 self.public(exc.said(self.speaker.lang))
                 self.recognizer = None
+            else:
+                if said is None and self._typed is not None:  # a recording ended, and a keyboard is there
+                    self.public(prompt(self.speaker.lang, "recording_ended"))
+                    self.recognizer = None
         if self.recognizer is None:  # speaking only: the keyboard is the ears
             said = self._typed_line()
         self._passed_before, self._passed = self._passed, None
