@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -360,6 +361,61 @@ def test_step_turns_every_error_the_engine_raises_for_a_bad_state_into_json(tmp_
     assert json.loads(capsys.readouterr().out) == {"error": {"code": "bad_state", "message": "A bad field."}}
 
 
+def _step(capsys, state: Path, action: str) -> tuple[int, dict]:
+    from voicegame import cli
+
+    code = cli.main(["step", "--state", str(state), "--action", action, "--json"])
+    out, err = capsys.readouterr()
+    assert err == ""
+    return code, json.loads(out)
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "Cannot read the state file {path}: no such file or directory."),
+    (b"\xff\xfe", "The state file {path} is not UTF-8 text: save it as UTF-8 JSON."),
+    (b'{"deck":', "The state file {path} is not valid JSON: Expecting value: line 1 column 9 (char 8)."),
+])
+def test_step_with_a_state_file_it_cannot_read_is_one_json_sentence(tmp_path, capsys, content, message):
+    """Not a traceback (a file that is not UTF-8), nor Python's "[Errno 2] ..." (a missing one)."""
+    path = tmp_path / "state.json"
+    if content is not None:
+        path.write_bytes(content)
+    code, out = _step(capsys, path, '{"ask": "Ben", "card": "bun:mrs"}')
+    assert (code, out) == (2, {"error": {"code": "bad_state", "message": message.format(path=path)}})
+
+
+def test_step_reads_a_state_file_saved_with_a_byte_order_mark(tmp_path, capsys):
+    path = _state_file(tmp_path)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())  # as Windows Notepad saves UTF-8
+    state = json.loads(path.read_text("utf-8-sig"))
+    target = next(p for p in state["players"] if p != state["turn"])
+    code, out = _step(capsys, path, json.dumps({"ask": target, "card": state["hands"][state["turn"]][0]}))
+    assert code == 1 and out["error"]["code"] == "own_card"  # read, and answered by the rules
+
+
+@pytest.mark.parametrize("action, message", [
+    ({"ask": "Ben", "card": "bun:mrs", "extra": 1},
+     'This tool does not know the key "extra" in an action: an ask takes only ask, card or family, polite and by.'),
+    ({"ask": "Ben", "card": "bun:mrs", "polit": False, "flip": 1},
+     'This tool does not know the keys "polit" and "flip" in an action: an ask takes only ask, card or family,'
+     ' polite and by.'),
+    ({"flip": 1, "by": "Ben"}, 'This tool does not know the key "by" in an action: a flip takes only flip.'),
+    ({"pass": True, "slot": 2}, 'This tool does not know the key "slot" in an action: a pass takes only pass.'),
+])
+def test_step_refuses_an_action_with_a_key_it_does_not_know(tmp_path, capsys, action, message):
+    """A misspelt key ("polit") was dropped without a word, and the action played as if unwritten."""
+    code, out = _step(capsys, _state_file(tmp_path), json.dumps(action))
+    assert (code, out) == (2, {"error": {"code": "bad_action", "message": message}})
+
+
+@pytest.mark.parametrize("action", ["[]", "[", '"ask"', "{}", '{"ask": "Ben"}', '{"flip": "one"}'])
+def test_step_exits_2_for_every_action_it_cannot_read(tmp_path, capsys, action):
+    """As for a state it cannot read (and argparse for a bad option); 1 is kept for the rules' refusals.
+    Invalid JSON gave 2 but ``[]`` gave 1."""
+    code, out = _step(capsys, _state_file(tmp_path), action)
+    assert code == 2 and out["error"]["code"] == "bad_action" and out["error"]["message"].endswith(".")
+
+
 @pytest.mark.parametrize("content, message", [
     (None, "Cannot read {path}: no such file or directory."),
     (b"caf\xe9\n", "{path} is not UTF-8 text: save it as UTF-8, one utterance per line."),
@@ -452,6 +508,50 @@ def test_ctrl_c_in_a_spoken_game_stops_the_speech_and_says_the_game_stopped():
     assert speaker.heard[-2:] == ["<stopped>", "Game stopped. It was not saved."]
 
 
+class _Speaker:
+    """Speech out with no sound card: keeps what it is given to say."""
+
+    def __init__(self, voice=None, **how) -> None:
+        self.voice, self.said = voice, []
+
+    def say(self, text, voice=None, interrupt=False) -> None:
+        self.said.append(text)
+
+    def busy(self) -> bool:
+        return False
+
+    def stop(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+@pytest.mark.parametrize("terminal, key", [(True, "push_to_talk"), (False, "push_to_talk_no_terminal")])
+def test_how_push_to_talk_works_is_spoken_as_well_as_shown(monkeypatch, capsys, lang, terminal, key):
+    """It was only printed: a blind player never heard that Enter starts and ends what they say."""
+    from voicegame import cli
+    from voicegame.speech import audio, recognizers, tts
+    from voicegame.table.narration import prompt
+
+    keyboard = type("Keyboard", (io.StringIO,), {"isatty": lambda self: terminal})("")
+    monkeypatch.setattr(cli.sys, "stdin", keyboard)
+    monkeypatch.setattr(tts, "Pyttsx3Speaker", _Speaker)
+    monkeypatch.setattr(recognizers, "make_recognizer", lambda asr, lang, tell=None: object())
+    monkeypatch.setattr(audio, "MicrophoneSource", lambda device=None: [])
+    args = cli.build_parser().parse_args(["play", "--push-to-talk", "--voice", "--asr", "pocketsphinx"])
+    cli._keyboard.cache_clear()  # a keyboard reader of this test's own
+    try:
+        voice = cli._open_voice(args, lang)
+    finally:
+        cli._keyboard.cache_clear()
+    assert voice.push_to_talk is terminal
+    said = prompt(lang, key)
+    assert voice.speaker.said == [said]
+    assert capsys.readouterr().out == said + "\n"
+
+
 def _terminal_main(monkeypatch, tmp_path, answers: list[str]) -> list[str]:
     """``voicegame play`` with no options at a terminal, typed ``answers``; the lines it printed."""
     from voicegame import cli
@@ -466,12 +566,12 @@ def _terminal_main(monkeypatch, tmp_path, answers: list[str]) -> list[str]:
     return printed
 
 
-def _unfinished_game(tmp_path, monkeypatch, human: str = "Alice", moves: int = 1) -> Game:
+def _unfinished_game(tmp_path, monkeypatch, human: str = "Alice", moves: int = 1, lang: str = "en") -> Game:
     from voicegame.table.journal import Journal
 
     monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path))
     game = Game([human, "Ben", "Cara"], rules=profile("guide"), seed=5)
-    journal = Journal.new(game, {"bots": {"Ben": "memory", "Cara": "memory"}, "lang": "en"})
+    journal = Journal.new(game, {"bots": {"Ben": "memory", "Cara": "memory"}, "lang": lang})
     for _ in range(moves):
         action = make_bot("random", game, game.current_player, seed=1).choose()
         game.apply(action)
@@ -584,6 +684,39 @@ def test_a_carried_on_game_keeps_its_young_child_and_the_config_seats_of_its_pla
                         played.update(children=args.children, seat=args.seat) or 0)
     _terminal_main(monkeypatch, tmp_path, ["yes"])
     assert played == {"children": ["Sam"], "seat": ["Alice=terminal"]}
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "This game will not be saved. The saved game stays as it was."),
+    ("nl", "Dit spel wordt niet bewaard. Het bewaarde spel blijft zoals het was."),
+])
+@pytest.mark.parametrize("damaged", [False, True])
+def test_a_saved_game_resumed_with_no_save_stays_as_it_was(monkeypatch, tmp_path, capsys, lang, said, damaged):
+    """--resume --no-save tries a move from a saved position: the moves were appended to the saved
+    game (or, for a damaged one, to a new file carrying it on), so the position was lost. Now nothing
+    is written, the players hear once that this game is not saved, and it is still offered later."""
+    from voicegame import cli
+
+    game = _unfinished_game(tmp_path, monkeypatch, lang=lang)
+    (path,) = (tmp_path / "games").glob("*.jsonl")
+    if damaged:
+        with path.open("a") as journal:
+            journal.write("not an action\n")
+    hour_ago = path.stat().st_mtime - 3600
+    os.utime(path, (hour_ago, hour_ago))
+    saved, offered = path.read_bytes(), cli._recent_unfinished()
+    assert game.current_player == "Alice" and offered is not None
+    ask = make_bot("random", game, "Alice", seed=2).choose()
+    member, family = ask.card.split(":")[1], ask.card.split(":")[0]
+    request = f"{ask.target}, {member} {family}, {'alstublieft' if lang == 'nl' else 'please'}"
+    monkeypatch.setattr(cli.sys, "stdin", io.StringIO(f"{request}\nquit\n"))
+    assert cli.main(["play", "--resume", "--no-save"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines.count(said) == 1, lines
+    assert any(line.startswith(f"Alice {'vraagt' if lang == 'nl' else 'asks'} {ask.target}") for line in lines)
+    assert list((tmp_path / "games").iterdir()) == [path]
+    assert path.read_bytes() == saved and path.stat().st_mtime == hour_ago
+    assert cli._recent_unfinished() == offered
 
 
 def test_a_new_games_young_children_are_saved_with_it(tmp_path):

@@ -25,7 +25,9 @@ from voicegame.config import (
     COMMAND_LINE, RATE_RANGE, ConfigError, Settings, cli_values, describe, languages, load_settings, write_example,
 )
 from voicegame.decks import Deck, DeckError, builtin_decks, load_deck
-from voicegame.engine import PROFILES, Game, IllegalAction, PositionError, RuleError, Rules, action_from_json, profile
+from voicegame.engine import (
+    PROFILES, Action, Ask, Flip, Game, IllegalAction, Pass, PositionError, RuleError, Rules, action_from_json, profile,
+)
 from voicegame.engine.rules import parse_rule_value
 from voicegame.table.journal import Journal, JournalError, latest_journal, load_journal
 from voicegame.speech.sentences import KEYBOARD_TOLD
@@ -371,10 +373,11 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
         tell(_typing_instead(exc, lang))
     keyboard = recognizer is None or sys.stdin.isatty() and args.audio_in != "-"
     push_to_talk = bool(args.push_to_talk) and keyboard and recognizer is not None
+    # How to talk is spoken too: a blind player would otherwise never learn to press Enter.
     if push_to_talk:
-        _out(prompt(lang, "push_to_talk"))
+        tell(prompt(lang, "push_to_talk"))
     elif args.push_to_talk and recognizer is not None:
-        _out(prompt(lang, "push_to_talk_no_terminal"))
+        tell(prompt(lang, "push_to_talk_no_terminal"))
     return VoiceIO(recognizer, speaker, chunks, _out, typed=_keyboard() if keyboard else None,
                    push_to_talk=push_to_talk, talk_over=bool(args.talk_over))
 
@@ -447,6 +450,10 @@ def _run_table(table: TextTable) -> int:
             table.journal.close()
 
 
+# Said after "This game will not be saved." when a saved game is carried on with --no-save.
+SAVED_GAME_KEPT = {"en": "The saved game stays as it was.", "nl": "Het bewaarde spel blijft zoals het was."}
+
+
 def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None = None) -> int:
     """Carry on a saved game (``voice``: opened for the question that chose it, in its language)."""
 
@@ -488,8 +495,11 @@ def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None 
         saved = resumed.header.get("children")
         named = [in_game(name) for name in [*(saved if isinstance(saved, list) else []), *settings.children]]
         args.children = list(dict.fromkeys(name for name in named if name))
-    resumed.header["children"] = args.children  # kept for the next time it is carried on
-    journal, unsaved = _saving(lambda: Journal.resume(resumed, path), lang)
+    if args.no_save:  # played from the saved position, which stays as it was: a move can be tried from it
+        journal, unsaved = None, prompt(lang, "unsaved", why=SAVED_GAME_KEPT.get(lang, SAVED_GAME_KEPT["en"]))
+    else:
+        resumed.header["children"] = args.children  # kept for the next time it is carried on
+        journal, unsaved = _saving(lambda: Journal.resume(resumed, path), lang)
     return _play(resumed.game, levels, lang, journal, args, voice, unsaved)
 
 
@@ -572,19 +582,27 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_step(args: argparse.Namespace) -> int:
+    """Exit 2 for a state or action that cannot be read (as argparse exits for a bad option), 1 for
+    an action the rules refuse, so a script can tell its own mistake from the game's answer."""
     try:
-        state = json.loads(Path(args.state).read_text("utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        return _emit_error("bad_state", f"Cannot read the state file: {exc}.")
+        text = Path(args.state).read_text("utf-8-sig")  # a byte-order mark from Notepad is no mistake
+    except OSError as exc:
+        return _emit_error("bad_state", f"Cannot read the state file {args.state}:"
+                                        f" {(exc.strerror or str(exc)).lower()}.")
+    except UnicodeDecodeError:
+        return _emit_error("bad_state", f"The state file {args.state} is not UTF-8 text: save it as UTF-8 JSON.")
     try:
-        game = Game.from_position(state)
+        game = Game.from_position(json.loads(text))
+    except json.JSONDecodeError as exc:
+        return _emit_error("bad_state", f"The state file {args.state} is not valid JSON: {exc}.")
     except (PositionError, DeckError, RuleError) as exc:
         return _emit_error("bad_state", str(exc))
     try:
-        action = action_from_json(json.loads(args.action))
+        action = _step_action(args.action)
+    except IllegalAction as exc:
+        return _emit_error(exc.code, exc.message)
+    try:
         events = game.apply(action)
-    except json.JSONDecodeError as exc:
-        return _emit_error("bad_action", f"The action is not valid JSON: {exc}.")
     except IllegalAction as exc:
         print(json.dumps({"error": exc.to_json()}))
         return 1
@@ -592,7 +610,30 @@ def cmd_step(args: argparse.Namespace) -> int:
     return 0
 
 
+# The keys each kind of action takes in ``step``: with any other, a misspelt "polite" would be
+# dropped without a word and the action played as if it had not been written.
+_ACTION_KEYS = {Ask: ("ask", "card", "family", "polite", "by"), Flip: ("flip",), Pass: ("pass",)}
+_ACTION_KINDS = {Ask: "an ask takes only ask, card or family, polite and by",
+                 Flip: "a flip takes only flip", Pass: "a pass takes only pass"}
+
+
+def _step_action(text: str) -> Action:
+    """The ``--action`` JSON as an action; IllegalAction ``bad_action`` says what is wrong with it."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise IllegalAction("bad_action", f"The action is not valid JSON: {exc}.") from None
+    action = action_from_json(data)
+    unknown = [json.dumps(key, ensure_ascii=False) for key in data if key not in _ACTION_KEYS[type(action)]]
+    if unknown:
+        keys = f"key {unknown[0]}" if len(unknown) == 1 else f"keys {', '.join(unknown[:-1])} and {unknown[-1]}"
+        raise IllegalAction("bad_action", f"This tool does not know the {keys} in an action:"
+                                          f" {_ACTION_KINDS[type(action)]}.")
+    return action
+
+
 def _emit_error(code: str, message: str) -> int:
+    """A state or action that cannot be read, as JSON; exit 2 (see ``cmd_step``)."""
     print(json.dumps({"error": {"code": code, "message": message}}))
     return 2
 
@@ -839,7 +880,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", action="store_true", default=None, help="full card names and more detail")
     p.add_argument("--resume", nargs="?", const="latest", metavar="FILE",
                    help="carry on the last unfinished game (or the saved game FILE)")
-    p.add_argument("--no-save", action="store_true", help="don't keep a journal of this game")
+    p.add_argument("--no-save", action="store_true",
+                   help="don't keep a journal of this game (with --resume: play on from the saved game, which stays as"
+                   " it was)")
     p.add_argument("--lang", choices=["en", "nl"], help="language of requests and narration (default en)")
     p.add_argument("--voice", action=argparse.BooleanOptionalAction, default=None,
                    help="speak and listen (default: when a microphone is there; falls back to the keyboard)")
@@ -888,7 +931,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("step", help="apply one action to a state file and print the result")
+    p = sub.add_parser("step", help="apply one action to a state file and print the result",
+                       epilog="Exit status: 0 when the action was applied, 1 when the rules refuse it, 2 when the"
+                       " state or the action cannot be read; an error is printed as"
+                       ' {"error": {"code", "message"}}.')
     p.add_argument("--state", required=True, help="state file (JSON position)")
     p.add_argument("--action", required=True, help='action JSON, e.g. {"ask": "Ben", "card": "bun:mrs"}')
     p.add_argument("--json", action="store_true", help="compact JSON on one line")
