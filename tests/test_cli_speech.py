@@ -50,7 +50,7 @@ def test_speaking_game_with_the_keyboard_as_ears():
     lines = proc.stdout.splitlines()
     assert "Type help at any time." in lines  # spoken, but the player types
     assert any(line.startswith("Alice's turn. Alice 22 cards") for line in lines)
-    assert lines[-1] == "Game stopped."
+    assert lines[-1].startswith("Game stopped.")
     spoken = [line for line in lines if not line.startswith("No loudspeaker")]
     assert len(spoken) == len(set(spoken))  # shown once, not once as text and again as unspoken speech
 
@@ -93,7 +93,7 @@ def test_voice_asked_for_without_a_microphone_still_speaks(monkeypatch, capsys, 
     lines = capsys.readouterr().out.splitlines()
     assert code == 0
     assert lines.count("No microphone found, so we'll use the keyboard.") == 1
-    assert "Type help at any time." in lines and lines[-1] == "Game stopped."
+    assert "Type help at any time." in lines and lines[-1].startswith("Game stopped.")
     assert _Loudspeaker.plays > 3  # the message and the game's lines were spoken
 
 
@@ -119,6 +119,21 @@ def test_a_dutch_game_says_what_speech_lacks_in_dutch(monkeypatch, capsys):
         "Er staat geen Nederlands spraakmodel op deze computer. Haal er een met: voicegame models fetch nl. "
         "Je kunt ook typen."], lines
     assert lines[2].startswith("Kwartet met Anna")
+
+
+def test_the_hint_to_give_players_headphones_names_one_of_them(monkeypatch, capsys):
+    """It named Alice, who was not playing (or already had a seat)."""
+    import io
+
+    from voicegame import cli
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("stop\n"))
+    code = cli.main(["play", "--asr", "text", "--lang", "nl", "--players", "Anna,Bram", "--seat", "Anna=terminal",
+                     "--seed", "2", "--no-save"])
+    lines = capsys.readouterr().out.splitlines()
+    hint = next(line for line in lines if line.startswith("Wat alleen voor"))
+    assert code == 0 and hint.startswith("Wat alleen voor Bram bedoeld is") and hint.endswith(
+        "--seat Bram=USB Headset.")
 
 
 def test_transcribe_gives_one_json_object_per_file_in_order(tmp_path):

@@ -397,7 +397,7 @@ def _use_voice(table: TextTable, voice: VoiceIO, seats: dict[str, str], children
     unseated = [p for p in table.humans if p not in seats]
     if len(table.humans) > 1 and unseated:
         seats = {**seats, **dict.fromkeys(unseated, "terminal")}
-        _out(table.p("private_on_screen", names=table.narrator.names(unseated)))
+        _out(table.p("private_on_screen", names=table.narrator.names(unseated), player=unseated[0]))
     voice.seats = _seat_channels(seats, voice.speaker.voice, table.narrator.lang)
     voice.on_screen = {player for player, channel in voice.seats.items() if channel is _out}
     voice.children = set(children)

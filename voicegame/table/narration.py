@@ -82,7 +82,6 @@ PROMPTS: dict[str, dict[str, str]] = {
         "resuming": "Resuming after {n} actions.", "resuming_one": "Resuming after 1 action.",
         "input_ended": "Input ended, so the game stops here.",
         "recording_ended": "The recording has ended, so the keyboard takes over.",
-        "stopped": "Game stopped.",
         "stopped_saved": "Game stopped. voicegame play --resume carries on where you left off.",
         "stopped_unsaved": "Game stopped. It was not saved.",
         "unsaved": "This game will not be saved. {why}",
@@ -96,7 +95,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "push_to_talk_no_terminal": "Push to talk needs the keyboard of a terminal, so I'll listen for the end of"
                                     " what you say instead.",
         "private_on_screen": "Private lines of {names} (hands, help) are shown on the screen only, not spoken."
-                             " To hear them privately, give each player headphones: --seat Alice=USB Headset.",
+                             " To hear them privately, give each player headphones: --seat {player}=USB Headset.",
         "headphones_missing": "{player}'s headphones: {problem} {player}'s private lines will be shown on the screen.",
         "on_screen": "{player}, that is on the screen for you.",
         "unknown_words": "The speech model does not know these words, so it cannot hear them: {words}. Type them "
@@ -158,7 +157,6 @@ PROMPTS: dict[str, dict[str, str]] = {
         "resuming": "We gaan verder na {n} zetten.", "resuming_one": "We gaan verder na 1 zet.",
         "input_ended": "De invoer is op, dus het spel stopt hier.",
         "recording_ended": "De opname is afgelopen, dus het toetsenbord neemt het over.",
-        "stopped": "Het spel is gestopt.",
         "stopped_saved": "Het spel is gestopt. Met voicegame play --resume ga je verder waar je was.",
         "stopped_unsaved": "Het spel is gestopt. Het is niet bewaard.",
         "unsaved": "Dit spel wordt niet bewaard. {why}",
@@ -174,7 +172,7 @@ PROMPTS: dict[str, dict[str, str]] = {
                                     " luister gewoon tot je uitgesproken bent.",
         "private_on_screen": "Wat alleen voor {names} bedoeld is (hand, hulp), komt op het scherm en wordt niet"
                              " uitgesproken. Geef elke speler een koptelefoon om het privé te horen:"
-                             " --seat Alice=USB Headset.",
+                             " --seat {player}=USB Headset.",
         "on_screen": "{player}, dat staat voor jou op het scherm.",
         "unknown_words": "Het spraakmodel kent deze woorden niet, dus het kan ze niet horen: {words}. Typ ze, of "
                          "geef spelers andere namen.",

@@ -279,8 +279,8 @@ class TextTable:
             if said is None:
                 self.say(self.p("input_ended"))
                 return 0
-            if not self.handle(player, said):
-                self.say(self.p("stopped"))
+            if not self.handle(player, said):  # saved or not, as Ctrl+C says: how to carry on, or that it cannot
+                self.say(self.p("stopped_saved" if self.journal else "stopped_unsaved"))
                 return 0
         return 0
 
