@@ -383,6 +383,7 @@ def _step(capsys, state: Path, action: str) -> tuple[int, dict]:
     (None, "Cannot read the state file {path}: no such file or directory."),
     (b"\xff\xfe", "The state file {path} is not UTF-8 text: save it as UTF-8 JSON."),
     (b'{"deck":', "The state file {path} is not valid JSON: Expecting value: line 1 column 9 (char 8)."),
+    (b"[" * 100_000, "The state file {path} is nested too deeply to be a position."),
 ])
 def test_step_with_a_state_file_it_cannot_read_is_one_json_sentence(tmp_path, capsys, content, message):
     """Not a traceback (a file that is not UTF-8), nor Python's "[Errno 2] ..." (a missing one)."""

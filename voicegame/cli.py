@@ -595,6 +595,8 @@ def cmd_step(args: argparse.Namespace) -> int:
         game = Game.from_position(json.loads(text))
     except json.JSONDecodeError as exc:
         return _emit_error("bad_state", f"The state file {args.state} is not valid JSON: {exc}.")
+    except RecursionError:  # lists nested thousands deep: no position is written so
+        return _emit_error("bad_state", f"The state file {args.state} is nested too deeply to be a position.")
     except (PositionError, DeckError, RuleError) as exc:
         return _emit_error("bad_state", str(exc))
     try:
