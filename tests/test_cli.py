@@ -306,6 +306,19 @@ def test_quit_says_whether_the_game_can_be_carried_on(tmp_path):
     assert unsaved.stdout.splitlines()[-1] == "Het spel is gestopt. Het is niet bewaard."
 
 
+def test_options_for_a_new_game_given_with_resume_are_said_to_be_unused(tmp_path):
+    data = {"VOICEGAME_DATA_DIR": str(tmp_path)}
+    run_cli("play", "--players", "Alice", "--bots", "1", "--seed", "3", stdin="quit\n", env=data)
+    plain = run_cli("play", "--resume", "--no-save", stdin="quit\n", env=data)
+    assert plain.returncode == 0 and "not used" not in plain.stdout
+    proc = run_cli("play", "--resume", "--no-save", "--players", "Bob,Cara", "--lang", "nl", "--seed", "4", stdin="quit\n",
+                   env=data)
+    assert proc.returncode == 0, proc.stderr
+    assert ("A game carried on keeps its own players, cards, rules and language, so these options were not used:"
+            " --players, --lang, --seed.") in proc.stdout.splitlines()
+    assert "Alice" in proc.stdout and "Bob" not in proc.stdout.replace("--players", "")
+
+
 def test_ctrl_c_in_an_unsaved_game_does_not_promise_a_resume(capsys):
     from voicegame.cli import _run_table
 

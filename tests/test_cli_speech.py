@@ -128,6 +128,7 @@ def test_the_hint_to_give_players_headphones_names_one_of_them(monkeypatch, caps
     from voicegame import cli
 
     monkeypatch.setattr("sys.stdin", io.StringIO("stop\n"))
+    cli._keyboard.cache_clear()  # one keyboard reader a run: this run has its own standard input
     code = cli.main(["play", "--asr", "text", "--lang", "nl", "--players", "Anna,Bram", "--seat", "Anna=terminal",
                      "--seed", "2", "--no-save"])
     lines = capsys.readouterr().out.splitlines()

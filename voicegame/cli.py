@@ -454,6 +454,22 @@ def _run_table(table: TextTable) -> int:
 SAVED_GAME_KEPT = {"en": "The saved game stays as it was.", "nl": "Het bewaarde spel blijft zoals het was."}
 
 
+# Said when options that set up a new game are given with --resume.
+RESUME_KEEPS = {"en": "A game carried on keeps its own players, cards, rules and language, so these options were"
+                      " not used: {options}.",
+                "nl": "Een spel dat verder gaat, houdt zijn eigen spelers, kaarten, regels en taal, dus deze opties"
+                      " zijn niet gebruikt: {options}."}
+
+
+def _unused_when_resuming(args: argparse.Namespace, settings: Settings) -> list[str]:
+    """The options given on the command line that only a new game uses (--bots only without --players,
+    which sets it to none)."""
+    players_given = settings.source("players") == COMMAND_LINE
+    given = [f"--{name}" for name in ("players", "bots", "level", "deck", "rules", "lang")
+             if settings.source(name) == COMMAND_LINE and not (name == "bots" and players_given)]
+    return given + (["--rule"] if args.rule else []) + (["--seed"] if args.seed is not None else [])
+
+
 def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None = None) -> int:
     """Carry on a saved game (``voice``: opened for the question that chose it, in its language)."""
 
@@ -481,6 +497,8 @@ def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None 
     if resumed.finished or resumed.game.over:
         return fail("That game is already over. Start a new one with: voicegame play")
     lang = resumed.header.get("lang", "en")
+    if unused := _unused_when_resuming(args, settings):
+        _out(RESUME_KEEPS[lang if lang in RESUME_KEEPS else "en"].format(options=", ".join(unused)))
     levels = dict(resumed.header.get("bots", {}))
     # Unless given on the command line: the young children saved with the game and the config file's,
     # and the config file's seats, for the players of this game.
