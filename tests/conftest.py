@@ -6,6 +6,19 @@ import os
 import shutil
 import tempfile
 
+import pytest
+
 os.environ["VOICEGAME_DATA_DIR"] = tempfile.mkdtemp(prefix="voicegame-tests-")
 atexit.register(shutil.rmtree, os.environ["VOICEGAME_DATA_DIR"], ignore_errors=True)
 os.environ["VOICEGAME_CONFIG"] = os.path.join(os.environ["VOICEGAME_DATA_DIR"], "no-config.toml")
+
+
+@pytest.fixture(autouse=True)
+def _own_keyboard():
+    """Each test reads its own standard input: the command line keeps one keyboard reader a run, and a
+    test given another's (an earlier test's exhausted input) would wait on it for ever."""
+    from voicegame import cli
+
+    cli._keyboard.cache_clear()
+    yield
+    cli._keyboard.cache_clear()
