@@ -33,7 +33,7 @@ ENGINE_RATE = 22050  # what pyttsx3's espeak driver always writes
 # Seconds a sound output may lag behind the audio it was given (opening, buffers, draining) before
 # it counts as stalled: the microphone is muted while the game speaks, so a stalled loudspeaker
 # would otherwise leave the game deaf for good.
-PLAYBACK_SLACK = 2.0
+PLAYBACK_SLACK = 5.0  # a Bluetooth speaker may take a few seconds to open
 DEFAULT_PITCH = 50
 
 # Distinct espeak-ng voices: language voice (accent) + variant (+f female, +m male) + pitch.
