@@ -450,17 +450,6 @@ def _run_table(table: TextTable) -> int:
             table.journal.close()
 
 
-# Said after "This game will not be saved." when a saved game is carried on with --no-save.
-SAVED_GAME_KEPT = {"en": "The saved game stays as it was.", "nl": "Het bewaarde spel blijft zoals het was."}
-
-
-# Said when options that set up a new game are given with --resume.
-RESUME_KEEPS = {"en": "A game carried on keeps its own players, cards, rules and language, so these options were"
-                      " not used: {options}.",
-                "nl": "Een spel dat verder gaat, houdt zijn eigen spelers, kaarten, regels en taal, dus deze opties"
-                      " zijn niet gebruikt: {options}."}
-
-
 def _unused_when_resuming(args: argparse.Namespace, settings: Settings) -> list[str]:
     """The options given on the command line that only a new game uses (--bots only without --players,
     which sets it to none)."""
@@ -498,7 +487,7 @@ def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None 
         return fail("That game is already over. Start a new one with: voicegame play")
     lang = resumed.header.get("lang", "en")
     if unused := _unused_when_resuming(args, settings):
-        _out(RESUME_KEEPS[lang if lang in RESUME_KEEPS else "en"].format(options=", ".join(unused)))
+        _out(prompt(lang, "resume_keeps", options=", ".join(unused)))
     levels = dict(resumed.header.get("bots", {}))
     # Unless given on the command line: the young children saved with the game and the config file's,
     # and the config file's seats, for the players of this game.
@@ -514,7 +503,7 @@ def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None 
         named = [in_game(name) for name in [*(saved if isinstance(saved, list) else []), *settings.children]]
         args.children = list(dict.fromkeys(name for name in named if name))
     if args.no_save:  # played from the saved position, which stays as it was: a move can be tried from it
-        journal, unsaved = None, prompt(lang, "unsaved", why=SAVED_GAME_KEPT.get(lang, SAVED_GAME_KEPT["en"]))
+        journal, unsaved = None, prompt(lang, "unsaved", why=prompt(lang, "saved_game_kept"))
     else:
         resumed.header["children"] = args.children  # kept for the next time it is carried on
         journal, unsaved = _saving(lambda: Journal.resume(resumed, path), lang)

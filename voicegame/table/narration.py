@@ -84,6 +84,9 @@ PROMPTS: dict[str, dict[str, str]] = {
         "recording_ended": "The recording has ended, so the keyboard takes over.",
         "stopped_saved": "Game stopped. voicegame play --resume carries on where you left off.",
         "stopped_unsaved": "Game stopped. It was not saved.",
+        "saved_game_kept": "The saved game stays as it was.",
+        "resume_keeps": "A game carried on keeps its own players, cards, rules and language, so these options were"
+                        " not used: {options}.",
         "unsaved": "This game will not be saved. {why}",
         "cannot_save": "Games cannot be saved in {folder} ({reason}): set VOICEGAME_DATA_DIR to a folder you can"
                        " write to, or play with --no-save.",
@@ -159,6 +162,9 @@ PROMPTS: dict[str, dict[str, str]] = {
         "recording_ended": "De opname is afgelopen, dus het toetsenbord neemt het over.",
         "stopped_saved": "Het spel is gestopt. Met voicegame play --resume ga je verder waar je was.",
         "stopped_unsaved": "Het spel is gestopt. Het is niet bewaard.",
+        "saved_game_kept": "Het bewaarde spel blijft zoals het was.",
+        "resume_keeps": "Een spel dat verder gaat, houdt zijn eigen spelers, kaarten, regels en taal, dus deze opties"
+                        " zijn niet gebruikt: {options}.",
         "unsaved": "Dit spel wordt niet bewaard. {why}",
         "cannot_save": "Spellen kunnen niet worden bewaard in {folder} ({reason}): zet VOICEGAME_DATA_DIR op een map"
                        " waarin je mag schrijven, of speel met --no-save.",

@@ -23,7 +23,7 @@ from voicegame.table.narration import prompt
 from voicegame.table.output import Output
 from voicegame.table.session import as_heard
 from voicegame.understanding import Understander, Understanding, load_grammar, speech_grammar
-from voicegame.understanding.grammar import answer_jsgf
+from voicegame.understanding.grammar import ANSWERS, answer_jsgf
 
 __all__ = ["VoiceIO", "doubted_yes", "taken_at_table", "worth_hearing"]
 
@@ -288,7 +288,7 @@ class VoiceIO(Output):
             self.recognizer.feed(event.pcm)
         elif event.kind == "end":
             hearing = self.recognizer.finish()
-            if self._expecting not in ("yes_no", "flip_yes_no") and doubted_yes(hearing, self._understander):
+            if not self._yes_waits() and doubted_yes(hearing, self._understander):
                 self._passed = hearing.text
             # With push-to-talk every utterance was meant for the game: one it cannot use gets an
             # answer ("I didn't understand that") rather than silence.
@@ -299,6 +299,10 @@ class VoiceIO(Output):
             if hearing.text:
                 self._passed = hearing.text
         return None
+
+    def _yes_waits(self) -> bool:
+        """Whether the answer listened for may be a yes (a question waits: "Did you ask ...?")."""
+        return self._expecting is not None and "yes" in ANSWERS[self._expecting]
 
     def let_pass(self) -> str | None:
         return self._passed_before
