@@ -228,3 +228,94 @@ def write_pack(folder: Path, text: str | None = None, filename: str = "pack.toml
     path = Path(folder) / filename
     path.write_text(pack_toml(**kwargs) if text is None else text, "utf-8")
     return path
+
+
+# --------------------------------------------------------------------------- a stand-in sound card
+# These machines have no sound card, so the code between PortAudio and the game (choosing and opening
+# devices, the callback's queue, resampling, a device that stops) runs against a stand-in for the
+# sounddevice module that takes and gives real audio through the same calls.
+
+
+class PortAudioError(Exception):
+    pass
+
+
+class StandInCard:
+    """The sounddevice calls the game makes, for a card with ``devices`` (name, input channels, output
+    channels; ``default``: the default input and output, -1 for none). Its microphones record only at
+    ``rate``, their blocks taken from ``recording`` until it runs out or ``stall_after`` blocks (then
+    silence from PortAudio, as from a device unplugged). Its outputs record in ``opened`` the device
+    each stream was opened on and count their ``written`` blocks; they fail after ``output_blocks``
+    writes, or stop taking audio (a write that returns only once ``unplug`` is set) after
+    ``output_stall``; with ``real_time`` they take audio only as fast as they play it."""
+
+    PortAudioError = PortAudioError
+
+    def __init__(self, devices: list[tuple[str, int, int]] | None = None, default: tuple[int, int] = (0, 1), *,
+                 rate: int = 48000, recording=None, stall_after: int | None = None, output_blocks: int | None = None,
+                 output_stall: int | None = None, real_time: bool = False) -> None:
+        import threading
+        import time
+        from types import SimpleNamespace
+
+        self.devices = [("USB microphone", 1, 0), ("Speakers", 0, 2)] if devices is None else devices
+        self.default = SimpleNamespace(device=list(default))
+        self.rate, self.recording, self.stall_after = rate, recording, stall_after
+        self.output_blocks, self.output_stall, self.real_time = output_blocks, output_stall, real_time
+        self.unplug = threading.Event()
+        self.opened: list[int] = []
+        self.written = 0
+        card = self
+
+        class RawInputStream:
+            def __init__(self, samplerate, blocksize, device, channels, dtype, callback, finished_callback):
+                if samplerate != card.rate:
+                    raise PortAudioError("Invalid sample rate")
+                self.blocksize, self.callback, self._stop = blocksize, callback, threading.Event()
+
+            def start(self):
+                threading.Thread(target=self._run, daemon=True).start()
+
+            def _run(self):
+                status = SimpleNamespace(input_overflow=False)
+                x, n = card.recording, self.blocksize
+                for k, i in enumerate(range(0, len(x) - n + 1, n)):
+                    if self._stop.is_set() or k == card.stall_after:
+                        return  # a device unplugged: no more blocks, and no word from PortAudio
+                    self.callback(x[i:i + n].astype("<i2").tobytes(), n, None, status)
+
+            def abort(self):
+                self._stop.set()
+
+            def close(self):
+                pass
+
+        class RawOutputStream:
+            def __init__(self, samplerate, channels, dtype, device):
+                self.samplerate = samplerate
+                card.opened.append(device)
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return False
+
+            def write(self, data):
+                if card.output_blocks is not None and card.written >= card.output_blocks:
+                    raise PortAudioError("Unanticipated host error")
+                if card.written == card.output_stall:
+                    card.unplug.wait()
+                if card.real_time:
+                    time.sleep(len(data) / 2 / self.samplerate)
+                card.written += 1
+
+            def abort(self):
+                pass
+
+        self.RawInputStream, self.RawOutputStream = RawInputStream, RawOutputStream
+
+    def query_devices(self):
+        return [{"index": i, "name": name, "max_input_channels": inputs, "max_output_channels": outputs,
+                 "default_samplerate": float(self.rate if inputs else 48000)}
+                for i, (name, inputs, outputs) in enumerate(self.devices)]

@@ -17,6 +17,7 @@ import wave
 import numpy as np
 import pytest
 
+from helpers import StandInCard
 from voicegame.speech.audio import (
     Gate,
     MicrophoneSource,
@@ -439,85 +440,7 @@ def test_vad_hears_speech_from_the_very_first_frame(text, after):
     assert found[0].pcm[:whole] == speech[:whole]  # every word, the first one too
 
 
-# --------------------------------------------------------------------------- a stand-in sound card
-# These machines have no sound card, so the code between PortAudio and the game (opening a device at
-# its own rate, the callback's queue, resampling, a device that stops) runs against a stand-in for
-# the sounddevice module that plays real audio through the same calls.
-
-
-class _PortAudioError(Exception):
-    pass
-
-
-class _StandInCard:
-    """The sounddevice calls the game makes, for one microphone that records only at ``rate`` (its
-    blocks taken from ``recording``, until it runs out or ``stall_after`` blocks) and one loudspeaker
-    that fails after ``output_blocks`` writes, or stops taking audio (its write never returns until
-    ``unplug`` is set) after ``output_stall`` writes; with ``real_time`` it takes audio only as fast
-    as it plays it."""
-
-    PortAudioError = _PortAudioError
-
-    def __init__(self, recording: np.ndarray, rate: int, stall_after: int | None = None,
-                 output_blocks: int | None = None, output_stall: int | None = None, real_time: bool = False) -> None:
-        self.recording, self.rate, self.stall_after, self.output_blocks = recording, rate, stall_after, output_blocks
-        self.output_stall, self.unplug, self.real_time = output_stall, threading.Event(), real_time
-        self.default = type("Default", (), {"device": [0, 1]})()
-        self.written = 0
-        card = self
-
-        class RawInputStream:
-            def __init__(self, samplerate, blocksize, device, channels, dtype, callback, finished_callback):
-                if samplerate != card.rate:
-                    raise _PortAudioError("Invalid sample rate")
-                self.blocksize, self.callback, self._stop = blocksize, callback, threading.Event()
-
-            def start(self):
-                threading.Thread(target=self._run, daemon=True).start()
-
-            def _run(self):
-                status = type("Status", (), {"input_overflow": False})()
-                x, n = card.recording, self.blocksize
-                for k, i in enumerate(range(0, len(x) - n + 1, n)):
-                    if self._stop.is_set() or k == card.stall_after:
-                        return  # a device unplugged: no more blocks, and no word from PortAudio
-                    self.callback(x[i:i + n].astype("<i2").tobytes(), n, None, status)
-
-            def abort(self):
-                self._stop.set()
-
-            def close(self):
-                pass
-
-        class RawOutputStream:
-            def __init__(self, samplerate, channels, dtype, device):
-                self.samplerate = samplerate
-
-            def __enter__(self):
-                return self
-
-            def __exit__(self, *exc):
-                return False
-
-            def write(self, data):
-                if card.output_blocks is not None and card.written >= card.output_blocks:
-                    raise _PortAudioError("Unanticipated host error")
-                if card.written == card.output_stall:
-                    card.unplug.wait()
-                if card.real_time:
-                    time.sleep(len(data) / 2 / self.samplerate)
-                card.written += 1
-
-            def abort(self):
-                pass
-
-        self.RawInputStream, self.RawOutputStream = RawInputStream, RawOutputStream
-
-    def query_devices(self):
-        return [{"index": 0, "name": "USB microphone", "max_input_channels": 1, "max_output_channels": 0,
-                 "default_samplerate": float(self.rate)},
-                {"index": 1, "name": "Speakers", "max_input_channels": 0, "max_output_channels": 2,
-                 "default_samplerate": 48000.0}]
+# --------------------------------------------------------------------------- a stand-in sound card (helpers.StandInCard)
 
 
 def _request_at(rate: int) -> np.ndarray:
@@ -536,7 +459,7 @@ def test_a_microphone_that_records_only_at_48_khz_is_resampled_and_heard(monkeyp
     from voicegame.understanding import Understander, speech_grammar, load_grammar
     from voicegame.decks import load_deck
 
-    card = _StandInCard(_request_at(48000), 48000)
+    card = StandInCard(recording=_request_at(48000), rate=48000)
     monkeypatch.setattr(audio, "_sounddevice", lambda: card)
     microphone = audio.MicrophoneSource(stall_timeout=0.5)
     assert microphone.device.name == "USB microphone"
@@ -555,7 +478,7 @@ def test_a_microphone_that_records_only_at_48_khz_is_resampled_and_heard(monkeyp
 def test_a_microphone_that_stops_delivering_is_said_to_have_stopped(monkeypatch):
     from voicegame.speech import audio
 
-    card = _StandInCard(np.zeros(5 * SAMPLE_RATE), SAMPLE_RATE, stall_after=10)
+    card = StandInCard(recording=np.zeros(5 * SAMPLE_RATE), rate=SAMPLE_RATE, stall_after=10)
     monkeypatch.setattr(audio, "_sounddevice", lambda: card)
     microphone = audio.MicrophoneSource(stall_timeout=0.3)
     got = []
@@ -571,7 +494,7 @@ def test_a_loudspeaker_that_fails_mid_line_leaves_the_words_on_the_screen(monkey
     from voicegame.speech import audio
     from voicegame.speech.tts import Pyttsx3Speaker
 
-    card = _StandInCard(np.zeros(SAMPLE_RATE), SAMPLE_RATE, output_blocks=3)
+    card = StandInCard(output_blocks=3)
     monkeypatch.setattr(audio, "_sounddevice", lambda: card)
     lines: list[str] = []
     speaker = Pyttsx3Speaker(write=lines.append)
@@ -592,7 +515,7 @@ def test_a_loudspeaker_that_fails_mid_line_leaves_the_words_on_the_screen(monkey
 def test_a_loudspeaker_that_stops_taking_audio_is_given_up_and_the_microphone_hears_again(monkeypatch):
     from voicegame.speech import audio, tts
 
-    card = _StandInCard(np.zeros(SAMPLE_RATE), SAMPLE_RATE, output_stall=3)
+    card = StandInCard(output_stall=3)
     monkeypatch.setattr(audio, "_sounddevice", lambda: card)
     monkeypatch.setattr(tts, "PLAYBACK_SLACK", 0.3)
     lines: list[str] = []
@@ -619,7 +542,7 @@ def test_a_loudspeaker_that_stops_taking_audio_is_given_up_and_the_microphone_he
 def test_a_loudspeaker_playing_at_its_own_pace_is_not_taken_for_stalled(monkeypatch):
     from voicegame.speech import audio, tts
 
-    card = _StandInCard(np.zeros(SAMPLE_RATE), SAMPLE_RATE, real_time=True)
+    card = StandInCard(real_time=True)
     monkeypatch.setattr(audio, "_sounddevice", lambda: card)
     monkeypatch.setattr(tts, "PLAYBACK_SLACK", 0.3)  # far less than the line lasts
     lines: list[str] = []

@@ -12,11 +12,11 @@ import subprocess
 import sys
 import wave
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
+from helpers import StandInCard
 from voicegame import cli
 from voicegame.config import cli_values, load_settings
 from voicegame.speech import audio, recognizers
@@ -27,51 +27,12 @@ ROOT = Path(__file__).resolve().parent.parent
 pytest.importorskip("pyttsx3", reason="pip install pyttsx3 (and apt-get install espeak-ng)")
 
 
-class _PortAudioError(Exception):
-    pass
-
-
-class _StandInCard:
-    """The sounddevice calls the game makes, for a sound card with ``devices`` (name, inputs, outputs);
-    ``opened`` records the device every output stream was opened on. Its microphones record nothing."""
-
-    PortAudioError = _PortAudioError
-
-    def __init__(self, devices: list[tuple[str, int, int]], default: tuple[int, int] = (0, 1)) -> None:
-        self.devices = devices
-        self.default = SimpleNamespace(device=list(default))
-        self.opened: list[int] = []
-        card = self
-
-        class RawOutputStream:
-            def __init__(self, samplerate, channels, dtype, device):
-                card.opened.append(device)
-
-            def __enter__(self):
-                return self
-
-            def __exit__(self, *exc):
-                return False
-
-            def write(self, data):
-                pass
-
-            def abort(self):
-                pass
-
-        self.RawOutputStream = RawOutputStream
-
-    def query_devices(self):
-        return [{"index": i, "name": name, "max_input_channels": inputs, "max_output_channels": outputs,
-                 "default_samplerate": 48000.0} for i, (name, inputs, outputs) in enumerate(self.devices)]
-
-
 TABLE = [("Built-in Microphone", 2, 0), ("Built-in Speakers", 0, 2), ("USB Headset", 1, 2), ("HDMI 1", 0, 8)]
 
 
 @pytest.fixture
-def card(monkeypatch) -> _StandInCard:
-    card = _StandInCard(TABLE)
+def card(monkeypatch) -> StandInCard:
+    card = StandInCard(TABLE)
     monkeypatch.setattr(audio, "_sounddevice", lambda: card)
     return card
 
@@ -145,7 +106,7 @@ def test_devices_all_lists_every_voice_and_variant(card, capsys):
 
 
 def test_devices_with_one_kind_missing_says_none_found(monkeypatch, capsys):
-    card = _StandInCard([("Built-in Speakers", 0, 2)], default=(-1, 0))
+    card = StandInCard([("Built-in Speakers", 0, 2)], default=(-1, 0))
     monkeypatch.setattr(audio, "_sounddevice", lambda: card)
     assert cli.main(["devices"]) == 0
     assert capsys.readouterr().out.splitlines()[:3] == [
@@ -155,7 +116,7 @@ def test_devices_with_one_kind_missing_says_none_found(monkeypatch, capsys):
 
 
 def test_devices_without_a_sound_card_says_the_game_goes_on_by_keyboard(monkeypatch, capsys):
-    card = _StandInCard([], default=(-1, -1))
+    card = StandInCard([], default=(-1, -1))
     monkeypatch.setattr(audio, "_sounddevice", lambda: card)
     assert cli.main(["devices"]) == 0
     lines = capsys.readouterr().out.splitlines()
