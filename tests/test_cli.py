@@ -703,7 +703,7 @@ def test_a_carried_on_game_keeps_its_young_child_and_the_config_seats_of_its_pla
     journal.action(action)
     journal.close()
     played = {}
-    monkeypatch.setattr(cli, "_play", lambda game, levels, lang, journal, args, voice, unsaved:
+    monkeypatch.setattr(cli, "_play", lambda game, levels, lang, journal, args, voice, unsaved, **_:
                         played.update(children=args.children, seat=args.seat) or 0)
     _terminal_main(monkeypatch, tmp_path, ["yes"])
     assert played == {"children": ["Sam"], "seat": ["Alice=terminal"]}
@@ -830,3 +830,23 @@ def test_a_dutch_request_to_someone_not_playing_asks_who_it_was_for():
     proc = run_cli("play", "--lang", "nl", "--players", "Anna", "--bots", "2", "--seed", "3", "--no-save",
                    stdin="Ben, mag ik Mevrouw Brood hebben, alsjeblieft?\nstop\nja\n")
     assert "Wie wil je om Mevrouw Brood vragen? Zeg een naam: Cara of Dan." in proc.stdout.splitlines(), proc.stdout
+
+
+def test_a_move_taken_back_stays_taken_back_when_the_game_is_carried_on(tmp_path, monkeypatch):
+    """One undo per move: stopping and carrying on must not allow a second (it would take back an
+    earlier move, by someone who has since heard what it brought)."""
+    from voicegame.table.journal import Journal
+
+    monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path))
+    game = Game(["Alice", "Ben"], rules=profile("guide"), seed=5)
+    journal = Journal.new(game, {"bots": {}, "lang": "en"})
+    for _ in range(2):
+        action = make_bot("random", game, game.current_player, seed=1).choose()
+        game.apply(action)
+        journal.action(action)
+    journal.undo(1)
+    journal.close()
+    proc = run_cli("play", "--resume", "--no-save", stdin="undo\nquit\n", env={"VOICEGAME_DATA_DIR": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr
+    assert "Only the last move can be taken back, and it has been." in proc.stdout.splitlines()
+    assert not any(line.startswith("Undo ") for line in proc.stdout.splitlines())

@@ -250,9 +250,10 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 
 def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None, args: argparse.Namespace,
-          voice: VoiceIO | None = None, unsaved: str | None = None) -> int:
+          voice: VoiceIO | None = None, unsaved: str | None = None, undo_spent: bool = False) -> int:
     """Set the table up (typing, or voice when asked for or available) and run it; ``unsaved``:
-    why the game cannot be saved, said to the table first."""
+    why the game cannot be saved, said to the table first; ``undo_spent``: the saved game's last
+    move was already taken back."""
     humans = [p for p in game.players if p not in levels]
     try:
         seats = _seats(args.seat or [], humans)
@@ -260,7 +261,7 @@ def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None
     except ValueError as exc:
         return _fail(str(exc))
     table = TextTable(game, levels, _read_line, Lines(_out), verbose=args.verbose, journal=journal, lang=lang,
-                      polite_reminder=args.polite_reminder, history=not args.no_history)
+                      polite_reminder=args.polite_reminder, history=not args.no_history, undo_spent=undo_spent)
     if voice is None and args.voice is not False and humans:
         voice = _open_voice(args, lang)
     if not (voice is not None and humans and _use_voice(table, voice, seats, children)):
@@ -507,7 +508,7 @@ def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None 
     else:
         resumed.header["children"] = args.children  # kept for the next time it is carried on
         journal, unsaved = _saving(lambda: Journal.resume(resumed, path), lang)
-    return _play(resumed.game, levels, lang, journal, args, voice, unsaved)
+    return _play(resumed.game, levels, lang, journal, args, voice, unsaved, undo_spent=resumed.undo_spent)
 
 
 def cmd_devices(args: argparse.Namespace) -> int:

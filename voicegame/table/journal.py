@@ -133,6 +133,12 @@ class Resumed:
     finished: bool
     problems: list[str] = field(default_factory=list)
 
+    @property
+    def undo_spent(self) -> bool:
+        """The last thing done was taking a move back: carrying the game on must not allow a second
+        undo (one per move, as at the table)."""
+        return bool(self.entries) and "undo" in self.entries[-1]
+
 
 def load_journal(path: Path) -> Resumed:
     """Rebuild the game in ``path``, keeping every complete action before any damage."""

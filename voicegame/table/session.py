@@ -146,6 +146,7 @@ class TextTable:
         polite_reminder: bool = False,
         history: bool = True,
         speech: SpeechControls | None = None,
+        undo_spent: bool = False,
     ) -> None:
         self.game = game
         self.journal = journal
@@ -167,7 +168,7 @@ class TextTable:
         self.human_marks = self._human_marks()  # len(game.actions) before each human action, for undo
         # One undo per move: a second would take back an earlier move, perhaps another player's, by
         # someone who has since learnt what it brought ("Not at home", and the moves after it).
-        self._undo_spent = False
+        self._undo_spent = undo_spent  # a resumed game whose last entry was an undo
         self.said: list[tuple[str | None, str]] = []  # (private seat or None, line) since the last input
         self.bots: dict[str, Bot] = {}
         self._make_bots()
