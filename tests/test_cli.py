@@ -736,6 +736,9 @@ def test_a_saved_game_resumed_with_no_save_stays_as_it_was(monkeypatch, tmp_path
     assert cli.main(["play", "--resume", "--no-save"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines.count(said) == 1, lines
+    damage = {"en": "The last action was cut off while it was being saved, so it is left out.",
+              "nl": "De laatste zet werd afgebroken terwijl hij werd bewaard, dus die valt weg."}[lang]
+    assert (damage in lines) == damaged, lines
     assert any(line.startswith(f"Alice {'vraagt' if lang == 'nl' else 'asks'} {ask.target}") for line in lines)
     assert list((tmp_path / "games").iterdir()) == [path]
     assert path.read_bytes() == saved and path.stat().st_mtime == hour_ago

@@ -64,7 +64,7 @@ def test_a_cut_off_last_line_is_dropped_with_a_message(data_dir):
     text = path.read_text()
     path.write_text(text[:-7])  # the last action only half written
     resumed = load_journal(path)
-    assert resumed.problems == ["The last action was cut off while it was being saved, so it is left out."]
+    assert [str(p) for p in resumed.problems] == ["The last action was cut off while it was being saved, so it is left out."]
     assert len(resumed.game.actions) == len(game.actions) - 1
     game.undo()
     assert resumed.game.position() == game.position()
@@ -78,7 +78,7 @@ def test_damage_in_the_middle_keeps_every_action_before_it_and_never_touches_the
     damaged = "\n".join(lines) + "\n"
     path.write_text(damaged)
     resumed = load_journal(path)
-    assert resumed.problems == ["The saved game is damaged at line 6; every action before it is kept."]
+    assert [str(p) for p in resumed.problems] == ["The saved game is damaged at line 6; every action before it is kept."]
     assert len(resumed.game.actions) == 4
     journal = Journal.resume(resumed, path)
     journal.close()

@@ -469,24 +469,24 @@ def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None 
             voice.close()
         return _fail(message)
 
-    passed_over: list[str] = []
+    lang = voice.speaker.lang if voice is not None else settings.lang  # until the saved game's is known
+    passed_over: list[JournalError] = []
     path = latest_journal(passed_over) if args.resume == "latest" else Path(args.resume)
     for why in passed_over:
-        _out(why)
+        _out(why.said(lang))
     if path is None:
-        return fail(f"There is no {'other ' if passed_over else ''}unfinished game to resume. Start one with:"
-                    " voicegame play --players You --bots 2")
+        return fail(prompt(lang, "nothing_else_to_resume" if passed_over else "nothing_to_resume"))
     if passed_over:
-        _out("So I carry on the newest game that can be resumed.")
+        _out(prompt(lang, "resume_newest"))
     try:
         resumed = load_journal(path)
     except JournalError as exc:
-        return fail(str(exc))
-    for problem in resumed.problems:
-        _out(problem)
-    if resumed.finished or resumed.game.over:
-        return fail("That game is already over. Start a new one with: voicegame play")
+        return fail(exc.said(lang))
     lang = resumed.header.get("lang", "en")
+    for problem in resumed.problems:
+        _out(problem.said(lang))
+    if resumed.finished or resumed.game.over:
+        return fail(prompt(lang, "already_over"))
     if unused := _unused_when_resuming(args, settings):
         _out(prompt(lang, "resume_keeps", options=", ".join(unused)))
     levels = dict(resumed.header.get("bots", {}))

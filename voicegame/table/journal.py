@@ -29,23 +29,19 @@ FORMAT = "voicegame/journal-1"
 
 
 class JournalError(ValueError):
-    """A journal that cannot be resumed (or written) at all; the message says why, in a sentence.
+    """A journal that cannot be resumed (or written) at all, or damage that cost the actions after
+    it; the message says why, in a sentence.
 
-    A game that cannot be saved is told to its players in their language: ``key`` names the
-    sentence in the table's PROMPTS, filled with ``fields``."""
+    It is told to the players in their language: ``key`` names the sentence in the table's
+    PROMPTS, filled with ``fields``; ``str()`` is the English."""
 
-    def __init__(self, message: str, key: str | None = None, **fields: str) -> None:
-        super().__init__(message)
+    def __init__(self, key: str, **fields: str) -> None:
+        super().__init__(prompt("en", key, **fields))
         self.key, self.fields = key, fields
-
-    @classmethod
-    def of(cls, key: str, **fields: str) -> JournalError:
-        """The error that PROMPTS' sentence ``key`` tells (in English until ``said`` in another language)."""
-        return cls(prompt("en", key, **fields), key, **fields)
 
     def said(self, lang: str) -> str:
         """The message in ``lang``, for the table to say."""
-        return str(self) if self.key is None else prompt(lang, self.key, **self.fields)
+        return prompt(lang, self.key, **self.fields)
 
 
 def data_dir() -> Path:
@@ -96,7 +92,7 @@ class Journal:
             self._file.flush()
             os.fsync(self._file.fileno())
         except OSError as exc:  # a full disk, a removed USB stick
-            raise JournalError.of("cannot_save_more", folder=str(self.path.parent),
+            raise JournalError("cannot_save_more", folder=str(self.path.parent),
                                   reason=(exc.strerror or "a write error").lower()) from None
 
     def action(self, action: Action) -> None:
@@ -120,7 +116,7 @@ def _cannot_save(path: Path, exc: OSError) -> JournalError:
         reason = f"{'it' if in_the_way == folder else in_the_way} is a file, not a folder"
     else:
         reason = (exc.strerror or str(exc)).lower()
-    return JournalError.of("cannot_save", folder=str(folder), reason=reason)
+    return JournalError("cannot_save", folder=str(folder), reason=reason)
 
 
 @dataclass
@@ -131,7 +127,7 @@ class Resumed:
     header: dict[str, Any]
     entries: list[dict[str, Any]]
     finished: bool
-    problems: list[str] = field(default_factory=list)
+    problems: list[JournalError] = field(default_factory=list)  # damage that cost only the actions after it
 
     @property
     def undo_spent(self) -> bool:
@@ -145,26 +141,25 @@ def load_journal(path: Path) -> Resumed:
     try:
         lines = path.read_text("utf-8", errors="replace").split("\n")
     except OSError as exc:
-        raise JournalError(f"Cannot read the saved game {path}: {exc.strerror}.") from None
+        raise JournalError("save_unreadable", path=str(path), reason=str(exc.strerror)) from None
     try:
         header = json.loads(lines[0])
     except (json.JSONDecodeError, IndexError):
-        raise JournalError(f"The saved game {path.name} is damaged at its very start, so it cannot be resumed.") from None
+        raise JournalError("save_damaged_start", name=path.name) from None
     if not isinstance(header, dict) or not str(header.get("format")).startswith("voicegame/journal-"):
-        raise JournalError(f"{path.name} is not a saved voicegame game.")
+        raise JournalError("save_not_a_game", name=path.name)
     setup = header.get("game")
     if header["format"] != FORMAT or isinstance(setup, dict) and setup.get("format") != GAME_FORMAT:
-        raise JournalError(f"The saved game {path.name} was saved by another version of voicegame,"
-                           " so this version cannot resume it.")
+        raise JournalError("save_other_version", name=path.name)
     if not isinstance(setup, dict):
-        raise JournalError(f"The saved game {path.name} has no set-up, so it cannot be resumed.")
+        raise JournalError("save_no_setup", name=path.name)
     try:
         game = Game.from_json({**setup, "actions": []})
     except (PositionError, ValueError) as exc:
-        raise JournalError(f"The set-up of the saved game {path.name} cannot be used: {exc}") from None
+        raise JournalError("save_bad_setup", name=path.name, reason=str(exc)) from None
     _check_table(header, game, path.name)
     entries: list[dict[str, Any]] = []
-    problems: list[str] = []
+    problems: list[JournalError] = []
     finished = False
     body = lines[1:]
     last_line = max((n for n, line in enumerate(body, start=2) if line.strip()), default=1)
@@ -183,9 +178,9 @@ def load_journal(path: Path) -> Resumed:
                 raise ValueError("unknown entry")
         except (json.JSONDecodeError, ValueError, TypeError, IllegalAction) as exc:
             if number == last_line and isinstance(exc, json.JSONDecodeError):
-                problems.append("The last action was cut off while it was being saved, so it is left out.")
+                problems.append(JournalError("save_cut_off"))
             else:
-                problems.append(f"The saved game is damaged at line {number}; every action before it is kept.")
+                problems.append(JournalError("save_damaged_at", number=str(number)))
             break
         entries.append(entry)
     return Resumed(game, header, entries, finished, problems)
@@ -197,19 +192,15 @@ def _check_table(header: dict[str, Any], game: Game, name: str) -> None:
     not half-resumed."""
     lang = header.get("lang", "en")
     if not isinstance(lang, str) or lang not in PROMPTS:
-        raise JournalError(f"The saved game {name} was saved by another version of voicegame, in a language this"
-                           f" version does not speak ({lang}), so it cannot be resumed.")
+        raise JournalError("save_other_language", name=name, language=str(lang))
     bots = header.get("bots", {})
     if not isinstance(bots, dict) or not all(isinstance(level, str) for level in bots.values()):
-        raise JournalError(f"The saved game {name} lists its computer players in a way this version of voicegame"
-                           " does not know, so it cannot be resumed.")
+        raise JournalError("save_odd_bots", name=name)
     for player, level in bots.items():
         if player not in game.players:
-            raise JournalError(f"The saved game {name} has a computer player {player} who is not at its table,"
-                               " so it cannot be resumed.")
+            raise JournalError("save_stranger", name=name, player=player)
         if level not in BOT_LEVELS:
-            raise JournalError(f"The saved game {name} was saved by another version of voicegame, with a computer"
-                               f" level this version does not have ({level}), so it cannot be resumed.")
+            raise JournalError("save_other_level", name=name, level=level)
 
 
 def _new_path() -> Path:
@@ -217,7 +208,7 @@ def _new_path() -> Path:
     return data_dir() / "games" / f"{stamp}-{os.getpid()}-{time.monotonic_ns() % 10**6}.jsonl"
 
 
-def latest_journal(passed_over: list[str] | None = None, *, newest_only: bool = False) -> Path | None:
+def latest_journal(passed_over: list[JournalError] | None = None, *, newest_only: bool = False) -> Path | None:
     """The most recent unfinished game (a game resumed into a newer file is skipped). Why each newer
     game that cannot be resumed was passed over is added to ``passed_over``: a player must not take
     an older game for the one they last played. A game left before its first move is taken only
@@ -241,7 +232,7 @@ def latest_journal(passed_over: list[str] | None = None, *, newest_only: bool = 
                 return path
         except JournalError as exc:
             if passed_over is not None:
-                passed_over.append(str(exc))
+                passed_over.append(exc)
         if newest_only:
             return None
     return None if newest_only else empty

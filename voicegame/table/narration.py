@@ -91,6 +91,29 @@ PROMPTS: dict[str, dict[str, str]] = {
         "cannot_save": "Games cannot be saved in {folder} ({reason}): set VOICEGAME_DATA_DIR to a folder you can"
                        " write to, or play with --no-save.",
         "cannot_save_more": "From here on this game cannot be saved in {folder} ({reason}), so it goes on unsaved.",
+        "save_unreadable": "Cannot read the saved game {path}: {reason}.",
+        "save_damaged_start": "The saved game {name} is damaged at its very start, so it cannot be resumed.",
+        "save_not_a_game": "{name} is not a saved voicegame game.",
+        "save_other_version": "The saved game {name} was saved by another version of voicegame, so this version"
+                              " cannot resume it.",
+        "save_no_setup": "The saved game {name} has no set-up, so it cannot be resumed.",
+        "save_bad_setup": "The set-up of the saved game {name} cannot be used: {reason}",
+        "save_other_language": "The saved game {name} was saved by another version of voicegame, in a language this"
+                               " version does not speak ({language}), so it cannot be resumed.",
+        "save_odd_bots": "The saved game {name} lists its computer players in a way this version of voicegame does"
+                         " not know, so it cannot be resumed.",
+        "save_stranger": "The saved game {name} has a computer player {player} who is not at its table, so it cannot"
+                         " be resumed.",
+        "save_other_level": "The saved game {name} was saved by another version of voicegame, with a computer level"
+                            " this version does not have ({level}), so it cannot be resumed.",
+        "save_cut_off": "The last action was cut off while it was being saved, so it is left out.",
+        "save_damaged_at": "The saved game is damaged at line {number}; every action before it is kept.",
+        "nothing_to_resume": "There is no unfinished game to resume. Start one with: voicegame play --players You"
+                             " --bots 2",
+        "nothing_else_to_resume": "There is no other unfinished game to resume. Start one with: voicegame play"
+                                  " --players You --bots 2",
+        "resume_newest": "So I carry on the newest game that can be resumed.",
+        "already_over": "That game is already over. Start a new one with: voicegame play",
         "recording_unused": "The recording {path} is not used, because this game is typed.",
         "typing_instead": "{problem} You can type instead.",
         "push_to_talk": "Push to talk: press Enter, speak, then press Enter again.",
@@ -170,6 +193,29 @@ PROMPTS: dict[str, dict[str, str]] = {
                        " waarin je mag schrijven, of speel met --no-save.",
         "cannot_save_more": "Vanaf nu kan dit spel niet meer worden bewaard in {folder} ({reason}), dus het gaat"
                             " verder zonder te bewaren.",
+        "save_unreadable": "Het bewaarde spel {path} kan niet worden gelezen: {reason}.",
+        "save_damaged_start": "Het bewaarde spel {name} is meteen aan het begin beschadigd, dus het kan niet verder.",
+        "save_not_a_game": "{name} is geen bewaard voicegame-spel.",
+        "save_other_version": "Het bewaarde spel {name} is bewaard door een andere versie van voicegame, dus deze"
+                              " versie kan er niet mee verder.",
+        "save_no_setup": "Het bewaarde spel {name} heeft geen opzet, dus het kan niet verder.",
+        "save_bad_setup": "De opzet van het bewaarde spel {name} is niet bruikbaar: {reason}",
+        "save_other_language": "Het bewaarde spel {name} is bewaard door een andere versie van voicegame, in een taal"
+                               " die deze versie niet spreekt ({language}), dus het kan niet verder.",
+        "save_odd_bots": "Het bewaarde spel {name} noemt zijn computerspelers op een manier die deze versie van"
+                         " voicegame niet kent, dus het kan niet verder.",
+        "save_stranger": "Het bewaarde spel {name} heeft een computerspeler {player} die niet aan tafel zit, dus het"
+                         " kan niet verder.",
+        "save_other_level": "Het bewaarde spel {name} is bewaard door een andere versie van voicegame, met een"
+                            " computerniveau dat deze versie niet heeft ({level}), dus het kan niet verder.",
+        "save_cut_off": "De laatste zet werd afgebroken terwijl hij werd bewaard, dus die valt weg.",
+        "save_damaged_at": "Het bewaarde spel is beschadigd op regel {number}; elke zet daarvoor blijft bewaard.",
+        "nothing_to_resume": "Er is geen onafgemaakt spel om verder te spelen. Begin er een met: voicegame play"
+                             " --lang nl",
+        "nothing_else_to_resume": "Er is geen ander onafgemaakt spel om verder te spelen. Begin er een met:"
+                                  " voicegame play --lang nl",
+        "resume_newest": "Dus ik ga verder met het nieuwste spel dat verder kan.",
+        "already_over": "Dat spel is al afgelopen. Begin een nieuw met: voicegame play --lang nl",
         "recording_unused": "De opname {path} wordt niet gebruikt, want dit spel wordt getypt.",
         "typing_instead": "{problem} Je kunt ook typen.",
         "push_to_talk": "Drukken om te praten: druk op Enter, spreek, en druk dan weer op Enter.",
