@@ -323,8 +323,9 @@ def _seat_channel(player: str, where: str, voice: Voice | None, lang: str = "en"
 
     try:
         speaker = Pyttsx3Speaker(voice, output=PcmOutput(where), write=lambda line: _out(f"({player}) {line}"))
-    except SpeechError as exc:
-        _out(prompt(lang, "headphones_missing", player=player, problem=exc.said(lang)))
+    except SpeechError as exc:  # no such output, or no sound at all here (said once for the table)
+        missing = exc.key in ("no_output", "output_not_found")
+        _out(prompt(lang, "headphones_missing" if missing else "headphones_unusable", player=player, device=where))
         return _out
     return speaker.say
 

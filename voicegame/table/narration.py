@@ -122,7 +122,10 @@ PROMPTS: dict[str, dict[str, str]] = {
                                     " what you say instead.",
         "private_on_screen": "Private lines of {names} (hands, help) are shown on the screen only, not spoken."
                              " To hear them privately, give each player headphones: --seat {player}=USB Headset.",
-        "headphones_missing": "{player}'s headphones: {problem} {player}'s private lines will be shown on the screen.",
+        "headphones_missing": "{player}'s headphones ('{device}') were not found, so {player}'s private lines will be"
+                              " shown on the screen.",
+        "headphones_unusable": "{player}'s headphones cannot be used here, so {player}'s private lines will be shown"
+                               " on the screen.",
         "on_screen": "{player}, that is on the screen for you.",
         "unknown_words": "The speech model does not know these words, so it cannot hear them: {words}. Type them "
                          "instead, or give players other names.",
@@ -228,8 +231,10 @@ PROMPTS: dict[str, dict[str, str]] = {
         "on_screen": "{player}, dat staat voor jou op het scherm.",
         "unknown_words": "Het spraakmodel kent deze woorden niet, dus het kan ze niet horen: {words}. Typ ze, of "
                          "geef spelers andere namen.",
-        "headphones_missing": "Koptelefoon van {player}: {problem} Wat {player} alleen zelf mag horen, komt op het"
-                              " scherm.",
+        "headphones_missing": "De koptelefoon van {player} ('{device}') is niet gevonden, dus wat {player} alleen"
+                              " zelf mag horen, komt op het scherm.",
+        "headphones_unusable": "De koptelefoon van {player} kan hier niet worden gebruikt, dus wat {player} alleen"
+                               " zelf mag horen, komt op het scherm.",
         "commands": "Andere opdrachten: hand, stand, geschiedenis, herhaal, terug, help, stop.",
         "commands_voice": "Andere opdrachten: mijn hand, stand, geschiedenis, herhaal, wat hoorde je, terug, help,"
                           " langzamer, sneller, meer uitleg, korter, pauze, stop.",
