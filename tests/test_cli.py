@@ -418,9 +418,9 @@ def test_step_reads_a_state_file_saved_with_a_byte_order_mark(tmp_path, capsys):
 
 @pytest.mark.parametrize("action, message", [
     ({"ask": "Ben", "card": "bun:mrs", "extra": 1},
-     'This tool does not know the key "extra" in an action: an ask takes only ask, card or family, polite and by.'),
+     'This tool does not know the key "extra" in an action: an ask takes only ask, card, family, polite and by.'),
     ({"ask": "Ben", "card": "bun:mrs", "polit": False, "flip": 1},
-     'This tool does not know the keys "polit" and "flip" in an action: an ask takes only ask, card or family,'
+     'This tool does not know the keys "polit" and "flip" in an action: an ask takes only ask, card, family,'
      ' polite and by.'),
     ({"flip": 1, "by": "Ben"}, 'This tool does not know the key "by" in an action: a flip takes only flip.'),
     ({"pass": True, "slot": 2}, 'This tool does not know the key "slot" in an action: a pass takes only pass.'),

@@ -31,7 +31,7 @@ from voicegame.engine import (
 from voicegame.engine.rules import parse_rule_value
 from voicegame.table.journal import Journal, JournalError, latest_journal, load_journal
 from voicegame.speech.sentences import KEYBOARD_TOLD
-from voicegame.table.narration import prompt
+from voicegame.table.narration import names_list, prompt
 from voicegame.table.output import Lines
 from voicegame.table.session import TextTable
 from voicegame.table.setup import carry_on, set_up
@@ -624,8 +624,6 @@ def cmd_step(args: argparse.Namespace) -> int:
 # The keys each kind of action takes in ``step``: with any other, a misspelt "polite" would be
 # dropped without a word and the action played as if it had not been written.
 _ACTION_KEYS = {Ask: ("ask", "card", "family", "polite", "by"), Flip: ("flip",), Pass: ("pass",)}
-_ACTION_KINDS = {Ask: "an ask takes only ask, card or family, polite and by",
-                 Flip: "a flip takes only flip", Pass: "a pass takes only pass"}
 
 
 def _step_action(text: str) -> Action:
@@ -638,8 +636,10 @@ def _step_action(text: str) -> Action:
     unknown = [json.dumps(key, ensure_ascii=False) for key in data if key not in _ACTION_KEYS[type(action)]]
     if unknown:
         keys = f"key {unknown[0]}" if len(unknown) == 1 else f"keys {', '.join(unknown[:-1])} and {unknown[-1]}"
+        kind = type(action).__name__.lower()
         raise IllegalAction("bad_action", f"This tool does not know the {keys} in an action:"
-                                          f" {_ACTION_KINDS[type(action)]}.")
+                                          f" {'an' if kind[0] in 'aeiou' else 'a'} {kind} takes only"
+                                          f" {names_list(list(_ACTION_KEYS[type(action)]))}.")
     return action
 
 
