@@ -317,6 +317,10 @@ def test_options_for_a_new_game_given_with_resume_are_said_to_be_unused(tmp_path
     assert ("A game carried on keeps its own players, cards, rules and language, so these options were not used:"
             " --players, --lang, --seed.") in proc.stdout.splitlines()
     assert "Alice" in proc.stdout and "Bob" not in proc.stdout.replace("--players", "")
+    # One player named, no computer players: no table for a new game, but none is needed.
+    alone = run_cli("play", "--resume", "--no-save", "--players", "Bob", stdin="quit\n", env=data)
+    assert alone.returncode == 0, alone.stderr
+    assert alone.stdout.splitlines()[0].endswith("so these options were not used: --players.")
 
 
 def test_ctrl_c_in_an_unsaved_game_does_not_promise_a_resume(capsys):

@@ -106,7 +106,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.players and args.bots is None:
         args.bots = 0
     try:
-        settings = load_settings(cli_values(args))
+        settings = load_settings(cli_values(args), table=not args.resume)
     except ConfigError as exc:
         return _fail(str(exc))
     _use_settings(args, settings)

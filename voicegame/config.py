@@ -188,8 +188,10 @@ def cli_values(args: Any) -> dict[str, Any]:
     return values
 
 
-def load_settings(cli: Mapping[str, Any] | None = None, path: Path | None = None) -> Settings:
-    """Defaults, then the config file, then the command-line values given (checked, with sources)."""
+def load_settings(cli: Mapping[str, Any] | None = None, path: Path | None = None, *, table: bool = True) -> Settings:
+    """Defaults, then the config file, then the command-line values given (checked, with sources);
+    ``table``: check that the players and computer players make a table (not for a game carried on,
+    which keeps its own)."""
     path = config_path() if path is None else path
     settings = _given(Settings(), str(path), read_config(path))
     given = {}
@@ -198,7 +200,8 @@ def load_settings(cli: Mapping[str, Any] | None = None, path: Path | None = None
             raise ConfigError(f"On the command line, there is no setting called {key}.")
         given[key] = _check(key, value, "On the command line, ", base=Path.cwd())
     settings = _given(settings, COMMAND_LINE, given)
-    _check_table(settings)
+    if table:
+        _check_table(settings)
     return settings
 
 
