@@ -707,7 +707,7 @@ def test_a_carried_on_game_keeps_its_young_child_and_the_config_seats_of_its_pla
     journal.action(action)
     journal.close()
     played = {}
-    monkeypatch.setattr(cli, "_play", lambda game, levels, lang, journal, args, voice, unsaved, **_:
+    monkeypatch.setattr(cli, "_play", lambda game, levels, lang, journal, args, voice, unsaved, resumed:
                         played.update(children=args.children, seat=args.seat) or 0)
     _terminal_main(monkeypatch, tmp_path, ["yes"])
     assert played == {"children": ["Sam"], "seat": ["Alice=terminal"]}
@@ -743,6 +743,10 @@ def test_a_saved_game_resumed_with_no_save_stays_as_it_was(monkeypatch, tmp_path
     damage = {"en": "The last action was cut off while it was being saved, so it is left out.",
               "nl": "De laatste zet werd afgebroken terwijl hij werd bewaard, dus die valt weg."}[lang]
     assert (damage in lines) == damaged, lines
+    assert lines[-1] == {
+        "en": "Game stopped. These moves were not saved; voicegame play --resume carries on from the saved game.",
+        "nl": "Het spel is gestopt. Deze zetten zijn niet bewaard; met voicegame play --resume ga je verder vanaf het"
+              " bewaarde spel."}[lang]
     assert any(line.startswith(f"Alice {'vraagt' if lang == 'nl' else 'asks'} {ask.target}") for line in lines)
     assert list((tmp_path / "games").iterdir()) == [path]
     assert path.read_bytes() == saved and path.stat().st_mtime == hour_ago

@@ -29,7 +29,7 @@ from voicegame.engine import (
     PROFILES, Action, Ask, Flip, Game, IllegalAction, Pass, PositionError, RuleError, Rules, action_from_json, profile,
 )
 from voicegame.engine.rules import parse_rule_value
-from voicegame.table.journal import Journal, JournalError, latest_journal, load_journal
+from voicegame.table.journal import Journal, JournalError, Resumed, latest_journal, load_journal
 from voicegame.speech.sentences import KEYBOARD_TOLD
 from voicegame.table.narration import names_list, prompt
 from voicegame.table.output import Lines
@@ -250,10 +250,9 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 
 def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None, args: argparse.Namespace,
-          voice: VoiceIO | None = None, unsaved: str | None = None, undo_spent: bool = False) -> int:
+          voice: VoiceIO | None = None, unsaved: str | None = None, resumed: Resumed | None = None) -> int:
     """Set the table up (typing, or voice when asked for or available) and run it; ``unsaved``:
-    why the game cannot be saved, said to the table first; ``undo_spent``: the saved game's last
-    move was already taken back."""
+    why the game cannot be saved, said to the table first; ``resumed``: the saved game carried on."""
     humans = [p for p in game.players if p not in levels]
     try:
         seats = _seats(args.seat or [], humans)
@@ -261,7 +260,9 @@ def _play(game: Game, levels: dict[str, str], lang: str, journal: Journal | None
     except ValueError as exc:
         return _fail(str(exc))
     table = TextTable(game, levels, _read_line, Lines(_out), verbose=args.verbose, journal=journal, lang=lang,
-                      polite_reminder=args.polite_reminder, history=not args.no_history, undo_spent=undo_spent)
+                      polite_reminder=args.polite_reminder, history=not args.no_history,
+                      undo_spent=resumed is not None and resumed.undo_spent,
+                      saved_game_kept=resumed is not None and journal is None)
     if voice is None and args.voice is not False and humans:
         voice = _open_voice(args, lang)
     if not (voice is not None and humans and _use_voice(table, voice, seats, children)):
@@ -438,7 +439,7 @@ def _run_table(table: TextTable) -> int:
     try:
         return table.run()
     except KeyboardInterrupt:
-        line = table.p("stopped_saved" if table.journal else "stopped_unsaved")
+        line = table.stopped_line()
         from voicegame.table.voice import VoiceIO
 
         if isinstance(table.out, VoiceIO):  # spoken too, cutting short whatever was still being said
@@ -509,7 +510,7 @@ def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None 
     else:
         resumed.header["children"] = args.children  # kept for the next time it is carried on
         journal, unsaved = _saving(lambda: Journal.resume(resumed, path), lang)
-    return _play(resumed.game, levels, lang, journal, args, voice, unsaved, undo_spent=resumed.undo_spent)
+    return _play(resumed.game, levels, lang, journal, args, voice, unsaved, resumed)
 
 
 def cmd_devices(args: argparse.Namespace) -> int:

@@ -84,6 +84,8 @@ PROMPTS: dict[str, dict[str, str]] = {
         "recording_ended": "The recording has ended, so the keyboard takes over.",
         "stopped_saved": "Game stopped. voicegame play --resume carries on where you left off.",
         "stopped_unsaved": "Game stopped. It was not saved.",
+        "stopped_kept": "Game stopped. These moves were not saved; voicegame play --resume carries on from the saved"
+                        " game.",
         "saved_game_kept": "The saved game stays as it was.",
         "resume_keeps": "A game carried on keeps its own players, cards, rules and language, so these options were"
                         " not used: {options}.",
@@ -188,6 +190,8 @@ PROMPTS: dict[str, dict[str, str]] = {
         "recording_ended": "De opname is afgelopen, dus het toetsenbord neemt het over.",
         "stopped_saved": "Het spel is gestopt. Met voicegame play --resume ga je verder waar je was.",
         "stopped_unsaved": "Het spel is gestopt. Het is niet bewaard.",
+        "stopped_kept": "Het spel is gestopt. Deze zetten zijn niet bewaard; met voicegame play --resume ga je verder"
+                        " vanaf het bewaarde spel.",
         "saved_game_kept": "Het bewaarde spel blijft zoals het was.",
         "resume_keeps": "Een spel dat verder gaat, houdt zijn eigen spelers, kaarten, regels en taal, dus deze opties"
                         " zijn niet gebruikt: {options}.",

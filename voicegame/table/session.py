@@ -147,6 +147,7 @@ class TextTable:
         history: bool = True,
         speech: SpeechControls | None = None,
         undo_spent: bool = False,
+        saved_game_kept: bool = False,
     ) -> None:
         self.game = game
         self.journal = journal
@@ -169,9 +170,16 @@ class TextTable:
         # One undo per move: a second would take back an earlier move, perhaps another player's, by
         # someone who has since learnt what it brought ("Not at home", and the moves after it).
         self._undo_spent = undo_spent  # a resumed game whose last entry was an undo
+        self.saved_game_kept = saved_game_kept  # played on unsaved from a saved game, which can still be carried on
         self.said: list[tuple[str | None, str]] = []  # (private seat or None, line) since the last input
         self.bots: dict[str, Bot] = {}
         self._make_bots()
+
+    def stopped_line(self) -> str:
+        """What stopping the game leaves: how to carry it on, or that it cannot be."""
+        if self.journal:
+            return self.p("stopped_saved")
+        return self.p("stopped_kept" if self.saved_game_kept else "stopped_unsaved")
 
     def _human_marks(self) -> list[int]:
         """Where each human action starts in the game's action list (also after a resume)."""
@@ -281,7 +289,7 @@ class TextTable:
                 self.say(self.p("input_ended"))
                 return 0
             if not self.handle(player, said):  # saved or not, as Ctrl+C says: how to carry on, or that it cannot
-                self.say(self.p("stopped_saved" if self.journal else "stopped_unsaved"))
+                self.say(self.stopped_line())
                 return 0
         return 0
 
