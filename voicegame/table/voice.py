@@ -249,7 +249,8 @@ class VoiceIO(Output):
 
     def _key(self) -> str | Hearing | None:
         """A typed line, if one is waiting. Enter alone stops the speech, and with push-to-talk
-        starts or ends an utterance (returning what was heard when it ends)."""
+        starts or ends an utterance (returning what was heard when it ends); a press that stops
+        the game's speech does not also start one."""
         while self._typed is not None:
             try:
                 line = self._typed.get_nowait()
@@ -260,8 +261,9 @@ class VoiceIO(Output):
             elif line.strip():
                 return line
             else:
+                interrupting = self.speaker.busy()
                 self.speaker.stop()
-                if self.push_to_talk:
+                if self.push_to_talk and (self._segmenter.talking or not interrupting):
                     for event in self._segmenter.key():
                         if event.kind == "start":  # a player who cannot see the screen's state hears it read
                             self.print_line(prompt(self.speaker.lang, "listening"))
