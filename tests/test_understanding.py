@@ -64,6 +64,22 @@ def test_recognizer_word_list_holds_spoken_forms_of_every_name():
     assert "mr" not in words and words == sorted(words)
 
 
+@pytest.mark.parametrize("lang", ["en", "nl"])
+@pytest.mark.parametrize("deck", ["jaques", "letters"])
+def test_every_word_an_answer_listens_for_is_a_game_word(lang, deck):
+    """Words a speech model lacks are told once, from the game's word list: an answer's (yes or
+    no, a name, a card's number) must be among them, or a model missing one would drop it silently."""
+    from voicegame.understanding import speech_grammar
+    from voicegame.understanding.grammar import ANSWERS, answer_jsgf
+
+    phrases = Phrases(load_deck(deck), ["Alice", "Ben", "Cara", "Dan"], lang)
+    grammar = load_grammar(lang)
+    game_words = {token for word in speech_grammar(grammar, phrases)[0] for token in word.split()}
+    for answer in ANSWERS:
+        words = {token for word in answer_jsgf(grammar, phrases, answer)[0] for token in word.split()}
+        assert words and words <= game_words, (answer, sorted(words - game_words))
+
+
 def test_jsgf_grammar_allows_a_player_at_either_end():
     text = jsgf(load_grammar("en"), Phrases(load_deck("jaques"), tuple(PLAYERS), "en"))
     assert text.startswith("#JSGF V1.0;")
