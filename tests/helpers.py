@@ -319,3 +319,32 @@ class StandInCard:
         return [{"index": i, "name": name, "max_input_channels": inputs, "max_output_channels": outputs,
                  "default_samplerate": float(self.rate if inputs else 48000)}
                 for i, (name, inputs, outputs) in enumerate(self.devices)]
+
+
+# --------------------------------------------------------------------------- optional speech packages
+
+
+def sounddevice_or_skip():
+    """The sounddevice module, or skip the test. sounddevice raises OSError, not ImportError, when
+    libportaudio2 is missing."""
+    import pytest
+
+    try:
+        import sounddevice
+    except (ImportError, OSError):
+        pytest.skip("pip install sounddevice; apt-get install libportaudio2")
+    return sounddevice
+
+
+def steady_recognizer(**kwargs: Any):
+    """A ``PocketSphinxRecognizer(**kwargs)`` that never switches its denoised decoding off for
+    being slow (``max_load`` infinite): a busy test machine must not change what a test hears
+    mid-test. Tests of that fall-back set ``max_load`` themselves. Skips without pocketsphinx."""
+    import pytest
+
+    pytest.importorskip("pocketsphinx", reason="pip install pocketsphinx")
+    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+
+    recognizer = PocketSphinxRecognizer(**kwargs)
+    recognizer.max_load = float("inf")
+    return recognizer
