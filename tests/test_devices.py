@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import StandInCard
+from helpers import StandInCard, sounddevice_or_skip
 from voicegame import cli
 from voicegame.config import cli_values, load_settings
 from voicegame.speech import audio, recognizers
@@ -126,8 +126,6 @@ def test_devices_without_a_sound_card_says_the_game_goes_on_by_keyboard(monkeypa
 
 def test_devices_on_this_machine_runs_and_says_what_it_found():
     """The real PortAudio: on a machine without a sound card, the one sentence, and exit code 0."""
-    from tests.test_audio import sounddevice_or_skip
-
     sd = sounddevice_or_skip()
     proc = run_cli("devices")
     assert proc.returncode == 0, proc.stderr
