@@ -171,6 +171,7 @@ def test_golden_transcript(rules):
     if os.environ.get("UPDATE_GOLDEN"):
         GOLDEN.mkdir(exist_ok=True)
         path.write_text(proc.stdout)
+        pytest.skip(f"{path.name} written anew (UPDATE_GOLDEN): not compared")
     assert proc.stdout == path.read_text()
 
 

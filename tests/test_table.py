@@ -298,10 +298,17 @@ def test_repeat_says_everything_since_the_last_words_to_the_same_channels():
     table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
     table.handle("Alice", "hand")
     table.handle("Alice", "status")
+    status = out.public_lines[-1]
     before = (len(out.public_lines), len(out.private_lines["Alice"]))
     table.handle("Alice", "say that again")
-    assert out.public_lines[-1][0] == out.public_lines[before[0] - 1][0]
+    assert out.public_lines[before[0]:] == [status]  # said once more, and only it
     assert len(out.private_lines["Alice"]) == before[1]  # the hand was before the status: not repeated
+    table.handle("Alice", "hand")
+    hand = out.private_lines["Alice"][-1]
+    before = (len(out.public_lines), len(out.private_lines["Alice"]))
+    table.handle("Alice", "repeat")
+    assert out.private_lines["Alice"][before[1]:] == [hand]  # privately again, nothing public
+    assert len(out.public_lines) == before[0]
 
 
 def test_what_did_you_hear_in_a_typed_game_says_it_is_not_listening():

@@ -294,9 +294,11 @@ def test_a_trade_said_as_whose_with_no_member_is_asked_about(jaques, text):
     assert understood.intent == "ask" and understood.confirm
 
 
-def test_a_trade_with_its_member_is_clear(jaques):
-    assert not jaques.understand("Cara, the sweep's son, please", asker="Alice").confirm
-    assert not jaques.understand("Cara, the sweep, please", asker="Alice").confirm
+@pytest.mark.parametrize("text, card", [("Cara, the sweep's son, please", "soot:master"),
+                                        ("Cara, the sweep, please", "soot:mr")])
+def test_a_trade_with_its_member_is_clear(jaques, text, card):
+    understood = jaques.understand(text, asker="Alice")
+    assert (understood.intent, understood.target, understood.card, understood.confirm) == ("ask", "Cara", card, False)
 
 
 def test_a_card_typed_word_for_word_is_not_asked_about_for_its_sound_alike():

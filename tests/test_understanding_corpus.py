@@ -164,13 +164,12 @@ def test_in_grammar_requests_are_understood_exactly(results):
 
 
 @needs_understander
-def test_other_figures_are_reported(results, capsys):
-    """Not asserted: variant / asr_error exactness, confirmation rates, chatter confirmations."""
+def test_the_other_figures_stay_near_those_published(results):
+    """docs/benchmarks.md publishes rewordings 82.9% exact, recognizer errors 77.1%, every ambiguous
+    line held back and chatter 6.7% asked about: a change that loses more than a few lines fails here."""
     cats = results["requests"]["categories"]
-    with capsys.disabled():
-        print("\nunderstanding corpus: " + "; ".join(
-            f"{name} {c.get('exact', c.get('not_acted_on'))}% {'exact' if 'exact' in c else 'not acted on'}"
-            f" ({c['confirmation_rate']}% confirm)" for name, c in cats.items())
-            + f"; chatter {results['chatter']['confirmation_rate']}% confirm,"
-            f" {results['chatter']['command_rate']}% command")
     assert set(cats) == set(CATEGORIES)
+    assert cats["variant"]["exact"] >= 80.0, _listing(results["failures"], "confirm_ok", "confirm_other", "rejected")
+    assert cats["asr_error"]["exact"] >= 75.0, _listing(results["failures"], "confirm_ok", "confirm_other", "rejected")
+    assert cats["ambiguous"]["not_acted_on"] == 100.0
+    assert results["chatter"]["confirmation_rate"] <= 10.0 and results["chatter"]["command_rate"] <= 2.0

@@ -6,6 +6,7 @@ answers yes only if that is what they meant. No move may ever differ from what w
 from __future__ import annotations
 
 import re
+import threading
 import time
 
 import numpy as np
@@ -16,12 +17,14 @@ from voicegame.decks import load_deck
 from voicegame.engine import Ask, Game, profile
 from voicegame.speech.base import SAMPLE_RATE, Alternative, Hearing, Voice
 from voicegame.table.session import TextTable
+from helpers import steady_recognizer
 
 pytest.importorskip("pocketsphinx", reason="pip install pocketsphinx")
 pytest.importorskip("hibari", reason="pip install hibari-tts")
 pytest.importorskip("pyttsx3", reason="pip install pyttsx3")
 
 CHUNK = SAMPLE_RATE * 30 // 1000 * 2  # 30 ms, as a microphone delivers
+HANG_GUARD = 30.0  # seconds: only a hang takes this long (speed is the benchmarks' to judge)
 
 
 class CapturedOutput:
@@ -92,7 +95,6 @@ class Player:
 
 
 def test_a_whole_game_by_voice_with_no_wrong_move():
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import Pyttsx3Speaker, assign_voices
     from voicegame.table.voice import VoiceIO
 
@@ -105,7 +107,7 @@ def test_a_whole_game_by_voice_with_no_wrong_move():
     speaker = Pyttsx3Speaker(narrator, output=sound, write=printed.append, echo=False)
     player = Player(printed, speaker, seed=11)
     table = TextTable(game, bots, lambda: None, None)  # wired to the voice below
-    voice = VoiceIO(PocketSphinxRecognizer(), speaker, player.audio(), printed.append,
+    voice = VoiceIO(steady_recognizer(), speaker, player.audio(), printed.append,
                     understander=table.understander, voices=bot_voices)
     table.read_line, table.out, table.speech = voice.read, voice, voice
     player.table = table
@@ -143,7 +145,6 @@ def test_a_whole_game_by_voice_with_no_wrong_move():
 
 
 def test_slower_and_faster_change_every_voice():
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
 
@@ -152,7 +153,7 @@ def test_slower_and_faster_change_every_voice():
     speaker = TextSpeaker(write=lambda line: None)
     speaker.voice = Voice("en", 170)
     table = TextTable(game, {"Finn": "random"}, lambda: None, None)
-    voice = VoiceIO(PocketSphinxRecognizer(), speaker, iter(()), printed.append, understander=table.understander,
+    voice = VoiceIO(steady_recognizer(), speaker, iter(()), printed.append, understander=table.understander,
                     voices={"Finn": Voice("en-us+f3", 170)})
     table.out, table.speech = voice, voice
     table.handle(game.current_player, "slower")
@@ -164,14 +165,13 @@ def test_slower_and_faster_change_every_voice():
 
 
 def test_read_returns_none_when_the_audio_ends():
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
     from voicegame.understanding import Understander
 
     game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
     silence = [bytes(CHUNK)] * 50 + [np.zeros(480, "<i2").tobytes()]
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), silence, lambda line: None,
+    voice = VoiceIO(steady_recognizer(), TextSpeaker(write=lambda line: None), silence, lambda line: None,
                     understander=Understander(game.deck, game.players))
     assert voice.read() is None
 
@@ -180,39 +180,40 @@ def test_the_keyboard_stays_live_while_listening():
     """Enter alone stops a long narration; a typed line is taken as if it had been said."""
     import queue
 
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import Pyttsx3Speaker
     from voicegame.table.voice import VoiceIO
     from voicegame.understanding import Understander
 
-    class SlowOutput(CapturedOutput):
-        """Plays in real time, so a narration is still going when Enter comes."""
+    class EndlessOutput(CapturedOutput):
+        """A narration that goes on until it is stopped: it is still going when Enter comes."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.playing, self.stopped = threading.Event(), threading.Event()
 
         def play(self, pieces, rate, stop=None) -> bool:
-            for piece in [pieces] if isinstance(pieces, bytes) else pieces:
-                for i in range(0, len(piece), rate // 10):
-                    if stop is not None and stop.is_set():
-                        return False
-                    time.sleep(0.1)
-                    self.seconds += 0.1
+            self.playing.set()
+            if stop is not None and stop.wait(HANG_GUARD):
+                self.stopped.set()
+                return False
             return True
 
     game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
     typed: queue.Queue[str] = queue.Queue()
-    sound = SlowOutput()
+    sound = EndlessOutput()
     speaker = Pyttsx3Speaker(Voice("en", 170), output=sound, write=lambda line: None, echo=False)
-    voice = VoiceIO(PocketSphinxRecognizer(), speaker, iter([bytes(CHUNK)] * 1000), lambda line: None,
+    voice = VoiceIO(steady_recognizer(), speaker, iter([bytes(CHUNK)] * 1000), lambda line: None,
                     understander=Understander(game.deck, game.players), typed=typed)
     voice.public("This is a long narration. " * 10)
-    time.sleep(0.5)
-    assert speaker.busy()
+    assert sound.playing.wait(HANG_GUARD) and speaker.busy()
     typed.put("")
     typed.put("status")
     assert voice.read() == "status"
-    deadline = time.monotonic() + 2
+    assert sound.stopped.wait(HANG_GUARD)  # Enter stopped it: it would not have ended on its own
+    deadline = time.monotonic() + HANG_GUARD
     while speaker.busy() and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert not speaker.busy() and sound.seconds < 5
+    assert not speaker.busy()
     speaker.close()
 
 
@@ -221,7 +222,6 @@ def test_a_line_typed_while_someone_speaks_leaves_their_words_to_be_heard():
     the request is heard after it (it was dropped without a word)."""
     import queue
 
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
     from voicegame.understanding import Understander
@@ -236,7 +236,7 @@ def test_a_line_typed_while_someone_speaks_leaves_their_words_to_be_heard():
                 typed.put("status")
             yield chunk
 
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), microphone(), lambda line: None,
+    voice = VoiceIO(steady_recognizer(), TextSpeaker(write=lambda line: None), microphone(), lambda line: None,
                     understander=Understander(game.deck, game.players), typed=typed)
     assert voice.read() == "status"
     assert voice.read().text == "finn is missus bun the bakers wife at home"
@@ -246,7 +246,6 @@ def test_when_a_recording_ends_the_keyboard_takes_over():
     """On a terminal the keyboard is there: the game goes on typed, as when a microphone stops."""
     import queue
 
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
     from voicegame.understanding import Understander
@@ -261,7 +260,7 @@ def test_when_a_recording_ends_the_keyboard_takes_over():
     typed.put("status")
     printed: list[str] = []
     game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), _microphone("What cards do I have?"),
+    voice = VoiceIO(steady_recognizer(), TextSpeaker(write=lambda line: None), _microphone("What cards do I have?"),
                     printed.append, understander=Understander(game.deck, game.players), typed=typed)
     assert voice.read().text == "what cards do i have"
     assert voice.read() == "status" and not voice.listening
@@ -271,13 +270,12 @@ def test_when_a_recording_ends_the_keyboard_takes_over():
 def test_the_set_up_conversation_by_voice():
     """Spoken answers, heard with the set-up's own small grammar, change the game before it starts."""
     from voicegame.config import Settings
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.setup import answer_grammar, set_up
     from voicegame.table.voice import VoiceIO
 
     printed: list[str] = []
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None),
+    voice = VoiceIO(steady_recognizer(), TextSpeaker(write=lambda line: None),
                     _microphone("change", "three", "expert", "sporting", "classic", "yes"), printed.append)
     voice.listen_for(*answer_grammar("en"))
     settings = set_up(Settings(), voice.ask, voice.public, typing=False)
@@ -290,13 +288,12 @@ def test_the_set_up_conversation_by_voice():
 
 @pytest.mark.parametrize("said, carry_on_game", [("yes", True), ("new game", False)])
 def test_the_last_unfinished_game_is_carried_on_or_not_by_voice(said, carry_on_game):
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.setup import carry_on
     from voicegame.table.voice import VoiceIO
 
     printed: list[str] = []
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), _microphone(said),
+    voice = VoiceIO(steady_recognizer(), TextSpeaker(write=lambda line: None), _microphone(said),
                     printed.append)
     answer = carry_on(["Ben", "Cara"], 12, 1, voice.ask, voice.public, typing=False, listen_for=voice.listen_for)
     assert answer is carry_on_game, printed
@@ -307,10 +304,9 @@ def test_the_last_unfinished_game_is_carried_on_or_not_by_voice(said, carry_on_g
 def test_players_named_by_voice_at_the_set_up():
     """Who is playing, and which of them is a young child, said rather than typed: the recognizer
     listens for one first name at a time, then for one of the players' names, and the person
-    answers each "Alice? Say yes or no." truthfully. The table gets exactly the names meant, or,
-    for a name it never hears right, keeps the players it had: never a name nobody said."""
+    answers each "Alice? Say yes or no." truthfully. The table gets exactly the names meant (here
+    every name is heard right in the end; one never heard right would leave the players it had)."""
     from voicegame.config import Settings
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.render import speech_pcm
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.setup import set_up
@@ -344,12 +340,10 @@ def test_players_named_by_voice_at_the_set_up():
             audio = _silence(0.4) + speech_pcm(answer(question)) + _silence(0.9)
             yield from (audio[i : i + CHUNK] for i in range(0, len(audio), CHUNK))
 
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), microphone(), printed.append)
+    voice = VoiceIO(steady_recognizer(), TextSpeaker(write=lambda line: None), microphone(), printed.append)
     settings = set_up(Settings(), voice.ask, voice.public, typing=False, listen_for=voice.listen_for)
     assert settings is not None, printed
-    assert settings.players in (tuple(meant), Settings().players), printed
-    assert settings.children in ((child,), ()), printed
-    assert settings.players == tuple(meant) and settings.children == (child,), printed  # heard right here
+    assert settings.players == tuple(meant) and settings.children == (child,), printed
     assert any(line.startswith("Ready: Alice, Ben and Harry against 2 computer players") for line in printed)
 
 
@@ -359,7 +353,6 @@ def test_a_microphone_that_stops_hands_over_to_the_keyboard(lang, told):
     import queue
 
     from voicegame.speech.base import SpeechError
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
     from voicegame.understanding import Understander
@@ -373,7 +366,7 @@ def test_a_microphone_that_stops_hands_over_to_the_keyboard(lang, told):
     printed: list[str] = []
     speaker = TextSpeaker(write=lambda line: None)
     speaker.lang = lang  # said in the game's language
-    voice = VoiceIO(PocketSphinxRecognizer(), speaker, microphone(), printed.append,
+    voice = VoiceIO(steady_recognizer(), speaker, microphone(), printed.append,
                     understander=Understander(game.deck, game.players), typed=typed)
     typed.put("status")
     typed.put(None)
@@ -394,39 +387,33 @@ def test_short_commands_are_heard_and_table_talk_is_not(said, heard):
 
     game = Game(["Alice", "Finn", "Ivy"], rules=profile("guide"), seed=1)
     understander = Understander(game.deck, game.players)
-    grammar = load_grammar("en")
-    recognizer = _shared_recognizer(grammar, understander)
+    recognizer = _warmed_recognizer(load_grammar("en"), understander)
     hearing = recognizer.hear(speech_pcm(said))
+    assert hearing.texts(), said  # heard as words (a deaf recognizer would let everything pass)
     assert worth_hearing(hearing, understander) is heard, (hearing.texts(), hearing.doubtful)
 
 
-_RECOGNIZERS: dict = {}
-
-
-def _shared_recognizer(grammar, understander):
-    """One recognizer for the parametrized cases, warmed up on a request as in a game."""
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
+def _warmed_recognizer(grammar, understander):
+    """A recognizer of its own for the game's words, warmed up on a request as in a game (its
+    cepstral mean adapted to the voice), so a case does not depend on the cases heard before it."""
     from voicegame.speech.render import speech_pcm
     from voicegame.understanding import speech_grammar
 
-    if "r" not in _RECOGNIZERS:
-        r = PocketSphinxRecognizer()
-        r.set_grammar(*speech_grammar(grammar, understander.phrases))
-        r.hear(speech_pcm("Finn, is Mrs. Bun at home?"))
-        _RECOGNIZERS["r"] = r
-    return _RECOGNIZERS["r"]
+    recognizer = steady_recognizer()
+    recognizer.set_grammar(*speech_grammar(grammar, understander.phrases))
+    recognizer.hear(speech_pcm(f"{understander.players[1]}, is Mrs. Bun at home?"))
+    return recognizer
 
 
 @pytest.mark.parametrize("said,heard", [("Two.", "two"), ("Pass.", "pass"), ("Turn over card three.",
                                                                              "turn over card three")])
 def test_after_a_miss_the_voice_listens_for_a_centre_card_number(said, heard):
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
     from voicegame.understanding import Understander
 
     game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), _microphone(said),
+    voice = VoiceIO(steady_recognizer(), TextSpeaker(write=lambda line: None), _microphone(said),
                     lambda line: None, understander=Understander(game.deck, game.players))
     voice.expect("flip")
     assert voice.read().text == heard
@@ -437,13 +424,12 @@ def test_after_a_miss_the_voice_listens_for_a_centre_card_number(said, heard):
 def test_asked_about_a_turn_over_the_voice_hears_a_new_number_as_one(said, heard):
     """"Turn over centre card 3?" listened for yes and no alone, and "Three." said to "Pass?" came
     out "yes" and passed the turn."""
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
     from voicegame.understanding import Understander
 
     game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), _microphone(said),
+    voice = VoiceIO(steady_recognizer(), TextSpeaker(write=lambda line: None), _microphone(said),
                     lambda line: None, understander=Understander(game.deck, game.players))
     voice.expect("flip_yes_no")
     assert voice.read().text == heard
@@ -498,7 +484,6 @@ def test_push_to_talk_hears_what_is_said_between_two_presses_of_enter():
     """Speech before the first press is not listened to; what comes between the presses is."""
     import queue
 
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.render import speech_pcm
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
@@ -517,7 +502,7 @@ def test_push_to_talk_hears_what_is_said_between_two_presses_of_enter():
 
     game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
     printed: list[str] = []
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), microphone(), printed.append,
+    voice = VoiceIO(steady_recognizer(), TextSpeaker(write=lambda line: None), microphone(), printed.append,
                     understander=Understander(game.deck, game.players), typed=typed, push_to_talk=True)
     assert voice.read().text == "what cards do i have"
     # The first press is shown (a screen reader says it): the player knows the game now listens.
@@ -529,7 +514,6 @@ def test_push_to_talk_enter_while_the_game_speaks_only_stops_the_speech():
     (the next press, meant to start, would end an empty utterance: "I heard nothing")."""
     import queue
 
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.render import speech_pcm
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
@@ -558,7 +542,7 @@ def test_push_to_talk_enter_while_the_game_speaks_only_stops_the_speech():
     game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
     printed: list[str] = []
     speaker = Narrating(write=lambda line: None)
-    voice = VoiceIO(PocketSphinxRecognizer(), speaker, microphone(), printed.append,
+    voice = VoiceIO(steady_recognizer(), speaker, microphone(), printed.append,
                     understander=Understander(game.deck, game.players), typed=typed, push_to_talk=True)
     assert voice.read().text == "what cards do i have"
     assert not speaker.speaking
@@ -569,7 +553,6 @@ def test_push_to_talk_answers_an_utterance_it_cannot_use():
     """Between two presses the player spoke to the game: even silence gets a reply, not nothing."""
     import queue
 
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.output import Lines
     from voicegame.table.session import TextTable
@@ -586,7 +569,7 @@ def test_push_to_talk_answers_an_utterance_it_cannot_use():
 
     game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
     printed: list[str] = []
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), microphone(), printed.append,
+    voice = VoiceIO(steady_recognizer(), TextSpeaker(write=lambda line: None), microphone(), printed.append,
                     understander=Understander(game.deck, game.players), typed=typed, push_to_talk=True)
     hearing = voice.read()
     assert hearing is not None and hearing.text == "" and printed[-1] == "(heard nothing)"
@@ -607,7 +590,7 @@ def test_table_talk_forced_into_a_command_is_let_pass(said):
 
     game = Game(["Alice", "Ben", "Cara", "Dan"], rules=profile("guide"), seed=1)
     understander = Understander(game.deck, game.players)
-    recognizer = _shared_recognizer(load_grammar("en"), understander)
+    recognizer = _warmed_recognizer(load_grammar("en"), understander)
     hearing = recognizer.hear(speech_pcm(said))
     assert understander.understand(hearing.texts()).intent not in ("none", "ask", "ask_family"), hearing.texts()
     assert hearing.stray and not worth_hearing(hearing, understander), recognizer.last_margin
@@ -617,7 +600,6 @@ def test_table_talk_heard_as_yes_while_a_question_waits_is_let_pass():
     """In the yes-or-no grammar table talk often comes out "yes" ("that is correct"); one that fits
     the audio worse than any command does (stray) must not confirm a request, stop the game or
     undo a move: the table waits on for the player's own answer."""
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
     from voicegame.understanding import Understander
@@ -625,7 +607,7 @@ def test_table_talk_heard_as_yes_while_a_question_waits_is_let_pass():
     game = Game(["Alice", "Ben", "Cara", "Dan"], rules=profile("guide"), seed=1)
     understander = Understander(game.deck, game.players)
     printed: list[str] = []
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None),
+    voice = VoiceIO(steady_recognizer(), TextSpeaker(write=lambda line: None),
                     _microphone("Ben, is Mrs. Bun at home?", "Ben, are you going to the party on Friday?", "Yes."),
                     printed.append, understander=understander)
     voice.listen_for_game(understander)
@@ -642,7 +624,7 @@ def test_on_a_childs_turn_the_voice_listens_for_a_child():
     turn, once the table knows the child: the request is asked about, the answer taken."""
     import shutil
 
-    from voicegame.speech.pocketsphinx_backend import CHILD_WARP, PocketSphinxRecognizer
+    from voicegame.speech.pocketsphinx_backend import CHILD_WARP
     from voicegame.speech.render import as_a_child, speech_pcm
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
@@ -654,7 +636,7 @@ def test_on_a_childs_turn_the_voice_listens_for_a_child():
     understander = Understander(game.deck, game.players)
     audio = b"".join(_silence(0.4) + as_a_child(speech_pcm(words)) + _silence(0.9)
                      for words in ("Dan, may I have the baker's son?", "Yes."))
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None),
+    voice = VoiceIO(steady_recognizer(), TextSpeaker(write=lambda line: None),
                     [audio[i : i + CHUNK] for i in range(0, len(audio), CHUNK)], lambda line: None,
                     understander=understander)
     voice.children = {"Alice"}
@@ -676,7 +658,6 @@ def test_a_yes_the_recognizer_doubts_never_plays_a_request():
     yes is no answer: the question is asked again; a clear "yes" then plays the request."""
     from dataclasses import replace
 
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO, doubted_yes, worth_hearing
     from voicegame.understanding import Understander
@@ -690,7 +671,7 @@ def test_a_yes_the_recognizer_doubts_never_plays_a_request():
     game = Game(["You", "Cara", "Dan"], rules=profile("guide"), seed=7)
     said = ["Cara, is Mrs. Bung at home?", "Quit.", "Mummy, look!", "Yes."]
     printed: list[str] = []
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None), _microphone(*said),
+    voice = VoiceIO(steady_recognizer(), TextSpeaker(write=lambda line: None), _microphone(*said),
                     printed.append)
     table = TextTable(game, {"Cara": "random", "Dan": "random"}, voice.read, voice)
     voice.listen_for_game(table.understander)
@@ -713,13 +694,12 @@ def test_the_table_says_when_listening_falls_back_on_a_slow_computer():
     """When decoding cannot keep up (here: any decoding is "too slow"), the recognizer listens
     more simply, and the table tells the players so, out loud and in the game's language, once;
     the requests are still heard."""
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
 
     game = Game(["Alice", "Ben", "Cara", "Dan"], rules=profile("guide"), seed=1)
     said = ["What cards do I have?"] * 3 + ["Whose turn is it?"]
-    recognizer = PocketSphinxRecognizer()
+    recognizer = steady_recognizer()
     recognizer.max_load = 0.0
     printed: list[str] = []
     spoken: list[str] = []
@@ -741,13 +721,12 @@ def test_what_did_you_hear_tells_what_was_let_pass():
     """Open microphone: words that fit too poorly are let pass in silence. "What did you hear?"
     tells the player what that was, also while a question waits (which still waits, and is asked
     again: a listener would not know a yes or no is still expected); asked again, there is nothing new."""
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
 
     game = Game(["Alice", "Ben", "Cara", "Dan"], rules=profile("guide"), seed=1)
     printed: list[str] = []
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None),
+    voice = VoiceIO(steady_recognizer(), TextSpeaker(write=lambda line: None),
                     _microphone("What's for dinner tonight?", "What did you hear?", "What did you hear?"),
                     printed.append)
     table = TextTable(game, {"Ben": "random", "Cara": "random", "Dan": "random"}, voice.read, voice)
@@ -771,7 +750,6 @@ def test_what_did_you_hear_tells_what_was_let_pass():
 def test_a_recording_waits_while_the_game_speaks_where_a_microphone_is_muted(live, monkeypatch):
     """A microphone's audio heard while the game speaks is the game's own voice: dropped. A
     recording holds no such echo: it is not read until the game is quiet, and is heard whole."""
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table import voice as voice_module
     from voicegame.understanding import Understander
@@ -793,7 +771,7 @@ def test_a_recording_waits_while_the_game_speaks_where_a_microphone_is_muted(liv
     monkeypatch.setattr(voice_module, "RECORDING_WAIT", 0.0)
     chunks = _microphone("status")
     game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
-    voice = voice_module.VoiceIO(PocketSphinxRecognizer(), BusySpeaker(len(chunks)),
+    voice = voice_module.VoiceIO(steady_recognizer(), BusySpeaker(len(chunks)),
                                  chunks if live else Recording(chunks), lambda line: None,
                                  understander=Understander(game.deck, game.players))
     heard = voice.read()
@@ -807,7 +785,6 @@ def test_a_recording_waits_while_the_game_speaks_where_a_microphone_is_muted(liv
 def test_with_talk_over_speaking_stops_the_game_and_is_heard(talk_over):
     """With headphones the microphone cannot hear the game, so it stays open: a player who speaks over
     a long line stops it and is heard. Without, what is said while the game speaks is dropped."""
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
     from voicegame.understanding import Understander
@@ -827,7 +804,7 @@ def test_with_talk_over_speaking_stops_the_game_and_is_heard(talk_over):
 
     speaker = Narrating()
     game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
-    voice = VoiceIO(PocketSphinxRecognizer(), speaker, _microphone("What cards do I have?"), lambda line: None,
+    voice = VoiceIO(steady_recognizer(), speaker, _microphone("What cards do I have?"), lambda line: None,
                     understander=Understander(game.deck, game.players), talk_over=talk_over)
     heard = voice.read()
     if talk_over:
@@ -862,13 +839,12 @@ def test_who_do_you_want_to_ask_takes_a_name_in_a_few_words(answer, target):
     """"Is Mrs. Bung at home?" with no name gets "Who do you want to ask?". "Ask Cara." was heard
     right and then let pass in silence: alone in the grammar, the name fitted the audio too poorly
     beside the unexplained "ask"."""
-    from voicegame.speech.pocketsphinx_backend import PocketSphinxRecognizer
     from voicegame.speech.tts import TextSpeaker
     from voicegame.table.voice import VoiceIO
 
     game = Game(["You", "Cara", "Dan"], rules=profile("guide"), seed=7)
     printed: list[str] = []
-    voice = VoiceIO(PocketSphinxRecognizer(), TextSpeaker(write=lambda line: None),
+    voice = VoiceIO(steady_recognizer(), TextSpeaker(write=lambda line: None),
                     _microphone("What cards do I have?", "Is Mrs. Bung at home?", answer), printed.append)
     table = TextTable(game, {"Cara": "random", "Dan": "random"}, voice.read, voice)
     voice.listen_for_game(table.understander)
