@@ -309,3 +309,22 @@ def test_a_card_typed_word_for_word_is_not_asked_about_for_its_sound_alike():
     grand = Understander(load_deck("jaques", three_generations=True), PLAYERS)
     assert grand.understand("Cara, Grandma Grits", asker="Alice").card == "grits:grandma"
     assert grand.understand("Cara, Grandma Grits", asker="Alice").is_move
+
+
+@pytest.mark.parametrize("family", [f.key for f in load_deck("jaques").families])
+def test_every_dutch_family_is_asked_for_whole_in_the_second_phase(family):
+    """The second phase's own example ("is Meneer Botten en familie thuis?") works for every family, by a
+    member or by surname ("Lint en familie" is not the plural "Linten" followed by "familie"), and typed
+    word for word it is played, however much another family sounds alike ("Botten", "Potten")."""
+    deck = load_deck("jaques")
+    dutch = Understander(deck, PLAYERS, lang="nl")
+    surname = deck.family(family).name("nl", "surname")
+    said = [f"Dan, is {card.name('nl', 'short')} en familie thuis?" for card in deck.family(family).cards]
+    said += [f"Dan, is {surname} en familie thuis?", f"Dan, {surname} en familie",
+             f"mag ik {surname} en familie hebben, Dan?"]
+    for text in said:
+        understood = dutch.understand(text, asker="Alice", phase="families")
+        assert (understood.intent, understood.target, understood.family, understood.confirm) == \
+            ("ask_family", "Dan", family, False), text
+    heard = dutch.understand([f"dan is meneer {surname.lower()} en familie thuis"], asker="Alice", phase="families")
+    assert heard.family == family

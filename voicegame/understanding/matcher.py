@@ -193,6 +193,7 @@ class Understander:
         self._words = self.phrases.words()
         # The words that name someone or a card ("bun", "painter", "ben"; not "the" or "family").
         self.name_words = frozenset(w for w in self._words if importance(w) == 1.0)
+        self._template_words = frozenset(self.grammar.template_words())
         self._sounds = SoundTable(self._words)
         # "weightlifter(s)" said as one word for the two-word "weight lifter".
         self._joined: dict[str, tuple[str, ...]] = {}
@@ -241,7 +242,7 @@ class Understander:
         i = 0
         while i < len(words):
             w = words[i]
-            if i + 1 < len(words) and w + words[i + 1] in self._words:
+            if i + 1 < len(words) and w + words[i + 1] in self._words and not self._kept_apart(w, words[i + 1]):
                 out.append(w + words[i + 1])
                 i += 2
                 continue
@@ -257,6 +258,11 @@ class Understander:
         return {a: frozenset(b for b, wb in names.items() if b != a and len(wa) == len(wb)
                              and all(similarity(x, y) >= 0.6 for x, y in zip(wa, wb)))
                 for a, wa in names.items()}
+
+    def _kept_apart(self, word: str, after: str) -> bool:
+        """Whether two words stay two though together they spell a name: a name followed by a word of the
+        requests ("lint en familie", not the plural "linten familie"; "dan a", not "dana")."""
+        return word in self.name_words and after in self._template_words
 
     @functools.cached_property
     def card_sound_alikes(self) -> dict[str, frozenset[str]]:
@@ -435,6 +441,9 @@ class Understander:
         if typed and best.card is not None and self._names_exactly(best.card, text):
             # "Mevrouw Botten" typed is Botten: a card near it by sound ("Potten") is for what a recognizer hears.
             rivals = [h for h in rivals if h.card is None or self._names_exactly(h.card, text)]
+        elif typed and best.family is not None and self._names_family_exactly(best.family, text, phase):
+            # Likewise "Botten en familie" typed is the Botten family, whatever "Potten" sounds like.
+            rivals = [h for h in rivals if h.family is None or self._names_family_exactly(h.family, text, phase)]
         # How far ahead the best is: by heard cost, or by legality when a rival was heard better.
         heard = best.cost - best.penalty
         margin = min((max(h.cost - best.cost, h.cost - h.penalty - heard) for h in rivals), default=_INF)
@@ -476,6 +485,13 @@ class Understander:
         """Whether ``text`` holds every word of one of ``card``'s names ("the" and such aside)."""
         words = set(self._compounds(normalize(text)))
         return any(cid == card and set(v) - FUNCTION_WORDS <= words for cid, v, _, _ in self._card_variants)
+
+    def _names_family_exactly(self, family: str, text: str, phase: str) -> bool:
+        """Whether ``text`` holds every word of one of ``family``'s names (in the second phase, a
+        member's short name too: "Meneer Lint en familie")."""
+        words = set(self._compounds(normalize(text)))
+        variants = self._family_variants_phase2 if phase == "families" else self._family_variants
+        return any(key == family and set(v) - FUNCTION_WORDS <= words for key, v, _, _ in variants)
 
     def _possessive_alone(self, card: str, words: tuple[str, ...]) -> bool:
         """Whether the words hold the possessive of the card's trade ("the sweep's") where the card's
