@@ -328,3 +328,14 @@ def test_every_dutch_family_is_asked_for_whole_in_the_second_phase(family):
             ("ask_family", "Dan", family, False), text
     heard = dutch.understand([f"dan is meneer {surname.lower()} en familie thuis"], asker="Alice", phase="families")
     assert heard.family == family
+
+
+def test_a_dutch_understanders_reasons_are_dutch():
+    """``voicegame understand --lang nl`` prints the reason as it is: Dutch, with the Dutch example."""
+    dutch = Understander(load_deck("jaques"), PLAYERS, lang="nl")
+    assert dutch.understand("wat een mooie dag", asker="Alice").reason == \
+        "Ik hoorde geen kaartnaam. Probeer: Ben, is Meneer Botten thuis, alstublieft?"
+    assert dutch.understand("hoe gaat het met de hond", asker="Alice", phase="families").reason == \
+        "Dat heb ik niet als verzoek begrepen. Probeer: Ben, is Meneer Botten en familie thuis?"
+    assert dutch.understand("Mevrouw Brood", asker="Alice").reason == "Wie wil je het vragen?"
+    assert dutch.understand("  ", asker="Alice").reason == "Ik heb niets gehoord."

@@ -43,6 +43,15 @@ _MOVES = ("ask", "ask_family")
 _NOT_PLAYING = "<not playing>"
 _TEMPLATE_CACHE: dict[tuple[str, str, tuple[str, ...]], float] = {}  # (lang, intent, skeleton) -> cost
 _CANDIDATES = 6  # cards (or families) kept per utterance; the rest are far behind
+# An Understanding's ``reason``, in the understander's language.
+_REASONS = {
+    "en": {"nothing": "I heard nothing.", "who": "Who do you want to ask?",
+           "no_card": "I didn't hear a card name. Try: {example}",
+           "no_request": "I didn't understand that as a request. Try: {example}"},
+    "nl": {"nothing": "Ik heb niets gehoord.", "who": "Wie wil je het vragen?",
+           "no_card": "Ik hoorde geen kaartnaam. Probeer: {example}",
+           "no_request": "Dat heb ik niet als verzoek begrepen. Probeer: {example}"},
+}
 
 
 @dataclass
@@ -224,7 +233,7 @@ class Understander:
         """``heard``: one transcript, or a recognizer's alternatives, best first."""
         texts = [heard] if isinstance(heard, str) else list(heard)
         if not texts or not any(t.strip() for t in texts):
-            return Understanding(text="", intent="none", reason="I heard nothing.")
+            return Understanding(text="", intent="none", reason=self._say("nothing"))
         if isinstance(heard, str) and (key := normalize(heard)) in {(k,) for k in self._keys}:
             return Understanding(text=heard, intent=self._keys[key[0]], confidence=1.0)
         hyps: list[_Hypothesis] = []
@@ -250,6 +259,11 @@ class Understander:
             i += 1
         return tuple(out)
 
+    def _kept_apart(self, word: str, after: str) -> bool:
+        """Whether two words stay two though together they spell a name: a name followed by a word of the
+        requests ("lint en familie", not the plural "linten familie"; "dan a", not "dana")."""
+        return word in self.name_words and after in self._template_words
+
     @functools.cached_property
     def sound_alikes(self) -> dict[str, frozenset[str]]:
         """For each player, the other players whose names a listener (or a recognizer) may take
@@ -258,11 +272,6 @@ class Understander:
         return {a: frozenset(b for b, wb in names.items() if b != a and len(wa) == len(wb)
                              and all(similarity(x, y) >= 0.6 for x, y in zip(wa, wb)))
                 for a, wa in names.items()}
-
-    def _kept_apart(self, word: str, after: str) -> bool:
-        """Whether two words stay two though together they spell a name: a name followed by a word of the
-        requests ("lint en familie", not the plural "linten familie"; "dan a", not "dana")."""
-        return word in self.name_words and after in self._template_words
 
     @functools.cached_property
     def card_sound_alikes(self) -> dict[str, frozenset[str]]:
@@ -468,7 +477,7 @@ class Understander:
                      if self._same_request(h, to_anyone) and h.target not in (None, asker, _NOT_PLAYING)]
             result.confirm = True
             result.alternatives = [self._alt(h) for h in named[:3]]
-            result.reason = "Who do you want to ask?"
+            result.reason = self._say("who")
             return result
         # Before every family is complete, a whole surname is a rare variant: always make sure.
         surname_ask = best.intent == "ask_family" and phase == "cards"
@@ -534,6 +543,9 @@ class Understander:
         return f"{player}, is {card} and family at home?" if phase == "families" else f"{player}, is {card} at home?"
 
     def _reason(self, ranked: list[_Hypothesis], asker: str | None, phase: str) -> str:
-        if not any(h.intent in _MOVES for h in ranked):
-            return f"I didn't hear a card name. Try: {self.example(asker, phase)}"
-        return f"I didn't understand that as a request. Try: {self.example(asker, phase)}"
+        key = "no_card" if not any(h.intent in _MOVES for h in ranked) else "no_request"
+        return self._say(key, example=self.example(asker, phase))
+
+    def _say(self, key: str, **fields: str) -> str:
+        """One of the reasons in the understander's language (English for one it has none for)."""
+        return _REASONS.get(self.lang, _REASONS["en"])[key].format(**fields)
