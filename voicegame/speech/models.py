@@ -37,7 +37,16 @@ from voicegame.speech.vosk_backend import (
 
 __all__ = ["MANIFEST", "ModelEntry", "ModelStatus", "fetch", "list_models", "load_manifest", "models_main"]
 
-MANIFEST = REPO_MODELS_DIR / "models.toml"
+
+def _manifest_path() -> Path:
+    """The model list: inside the package in a regular install (the wheel carries models/models.toml, and
+    only it, as voicegame/models/models.toml), else the checkout's models/models.toml (a source tree or an
+    editable install). Fetched models go to user_models_dir() either way."""
+    packaged = Path(__file__).resolve().parent.parent / "models" / "models.toml"
+    return packaged if packaged.is_file() else REPO_MODELS_DIR / "models.toml"
+
+
+MANIFEST = _manifest_path()
 _CHUNK = 1 << 16
 
 
