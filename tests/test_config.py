@@ -60,9 +60,9 @@ def test_a_missing_file_gives_the_defaults(cfg):
 
 def test_file_beats_defaults_and_command_line_beats_file(cfg):
     _write(cfg, 'bots = 3\nlevel = "child"\nplayers = ["Alice", "Ben"]\nrules = "classic"\n')
-    settings = load_settings({"bots": 1, "lang": "nl"})
+    settings = load_settings({"bots": 1, "lang": "en"})  # the classic rules' deck has English names only
     assert settings.bots == 1 and settings.source("bots") == COMMAND_LINE
-    assert settings.lang == "nl" and settings.source("lang") == COMMAND_LINE
+    assert settings.lang == "en" and settings.source("lang") == COMMAND_LINE
     assert settings.level == "child" and settings.source("level") == str(cfg)
     assert settings.players == ("Alice", "Ben") and settings.source("players") == str(cfg)
     assert settings.rules == "classic" and settings.deck_name == "sporting"
@@ -327,3 +327,61 @@ def test_the_starter_file_is_never_written_over(cfg):
         write_example(cfg)
     assert str(err.value) == f"There is already a config file at {cfg}. It is left as it is."
     assert cfg.read_text("utf-8") == "bots = 4\n"
+
+
+# A game in Dutch needs a deck with Dutch names: sporting, standard and letters have English ones only, and
+# the classic rules play with sporting. Refused before the game, in Dutch, saying what to give instead.
+@pytest.mark.parametrize("given, expected", [
+    ({"lang": "nl", "deck": "sporting"},
+     "De Sporting-kaarten hebben geen Nederlandse namen: speel in het Engels met --lang en, of kies kaarten die ze"
+     " wel hebben met --deck jaques."),
+    ({"lang": "nl", "deck": "standard", "rules": "classic"},
+     "De Standard-kaarten hebben geen Nederlandse namen: speel in het Engels met --lang en, of kies kaarten die ze"
+     " wel hebben met --deck jaques."),
+    ({"lang": "nl", "rules": "classic"},
+     "De regels classic spelen met de Sporting-kaarten, en die hebben geen Nederlandse namen: speel in het Engels"
+     " met --lang en, of kies er kaarten bij die ze wel hebben met --deck jaques."),
+])
+def test_a_dutch_game_with_a_deck_without_dutch_names_is_refused_in_dutch(cfg, given, expected):
+    with pytest.raises(ConfigError) as err:
+        load_settings(given)
+    assert str(err.value) == expected
+
+
+@pytest.mark.parametrize("deck", ["sporting", "standard", "letters"])
+def test_every_deck_without_dutch_names_is_refused_in_dutch(cfg, deck):
+    with pytest.raises(ConfigError, match="geen Nederlandse namen"):
+        load_settings({"lang": "nl", "deck": deck})
+    assert load_settings({"lang": "en", "deck": deck}).deck == deck
+
+
+def test_the_classic_rules_in_dutch_with_the_jaques_deck_are_fine(cfg):
+    settings = load_settings({"lang": "nl", "rules": "classic", "deck": "jaques"})
+    assert (settings.lang, settings.rules, settings.deck_name) == ("nl", "classic", "jaques")
+
+
+def test_a_dutch_config_file_with_the_classic_rules_names_the_file_and_its_lines(cfg):
+    _write(cfg, 'lang = "nl"\nrules = "classic"\n')
+    with pytest.raises(ConfigError) as err:
+        load_settings()
+    assert str(err.value) == (f'De regels classic spelen met de Sporting-kaarten, en die hebben geen Nederlandse'
+                              f' namen: speel in het Engels met lang = "en" in het instellingenbestand {cfg}, of kies'
+                              f' er kaarten bij die ze wel hebben met deck = "jaques".')
+    with pytest.raises(ConfigError) as err:  # the deck given on the command line: its fix is an option
+        load_settings({"deck": "letters"})
+    assert str(err.value).endswith(f'met lang = "en" in het instellingenbestand {cfg}, of kies kaarten die ze wel'
+                                   f' hebben met --deck jaques.')
+    assert load_settings({"deck": "jaques"}).deck_name == "jaques"
+    assert load_settings({"lang": "en"}).deck_name == "sporting"
+    assert load_settings(table=False).lang == "nl"  # a game carried on keeps its own deck and language
+
+
+def test_a_pack_file_without_dutch_names_is_refused_in_dutch(cfg, tmp_path):
+    family = ('[[family]]\nkey = "{k}"\nen = {{ name = "{k}" }}\n[family.cards.mr]\n'
+              'en = {{ full = "Mr. {k}", short = "Mr. {k}" }}\n')
+    pack = tmp_path / "pets.toml"
+    pack.write_text('name = "pets"\nmembers = ["mr"]\n' + family.format(k="Cat") + family.format(k="Dog"), "utf-8")
+    with pytest.raises(ConfigError) as err:
+        load_settings({"lang": "nl", "deck": str(pack)})
+    assert str(err.value).startswith("De kaarten uit pets.toml hebben geen Nederlandse namen: speel in het Engels")
+    assert load_settings({"deck": str(pack)}).deck == str(pack)

@@ -82,7 +82,7 @@ def test_change_with_words_and_forgiving_names():
 
 
 def test_dutch_number_words_when_playing_in_dutch():
-    result = Talk("change", "drie", "", "", "", "", "").run(Settings(lang="nl"))
+    result = Talk("change", "drie", "", "", "", "").run(Settings(lang="nl"))
     assert result.bots == 3
     assert parse_number("twee", "nl") == 2 and parse_number("één", "nl") == 1
     assert parse_number("twee", "en") is None
@@ -314,33 +314,32 @@ def test_in_dutch_enter_starts():
 
 
 def test_in_dutch_wijzig_walks_through_the_questions_in_dutch():
-    talk = Talk("wijzig", "drie", "expert", "standard", "dutch", "Jan en Piet", "", "ja")
+    talk = Talk("wijzig", "drie", "expert", "dutch", "Jan en Piet", "", "ja")
     result = talk.run(DUTCH)
     assert (result.bots, result.level, result.deck, result.rules, result.players) == (
-        3, "expert", "standard", "dutch", ("Jan", "Piet"))
+        3, "expert", None, "dutch", ("Jan", "Piet"))
     assert talk.questions[1:] == [
         "Hoeveel computerspelers, van 1 tot 5? Nu 2. Druk op Enter om het zo te houden.",
         "Welk niveau voor de computerspelers: random, child, memory of expert? Nu memory."
         " Druk op Enter om het zo te houden.",
-        "Welke kaarten: jaques, letters, sporting of standard? Nu de Jaques-kaarten. Druk op Enter om het zo te houden.",
         "Welke regels: guide, classic of dutch? Nu guide. Druk op Enter om het zo te houden.",
         "Wie spelen hier mee? Typ de namen met komma's ertussen. Nu Jan. Druk op Enter om ze zo te houden.",
         "Is een van hen een jong kind? Dan luister ik bij die beurten naar een kinderstem. Typ de namen, of geen."
         " Nu niemand. Druk op Enter om het zo te houden.",
-        "Klaar: Jan en Piet tegen 3 computerspelers op niveau expert, de Standard-kaarten, regels dutch."
+        "Klaar: Jan en Piet tegen 3 computerspelers op niveau expert, de Jaques-kaarten, regels dutch."
         " Zeg ja of druk op Enter om te beginnen, of zeg wijzig.",
     ]
 
 
 @pytest.mark.parametrize("answer", ["nee", "anders", "veranderen", "wijzigen"])
 def test_other_dutch_words_for_change(answer):
-    talk = Talk(answer, "houden", "zelfde", "volgende", "goed", "", "", "ja")
+    talk = Talk(answer, "houden", "zelfde", "volgende", "goed", "", "ja")
     assert talk.run(DUTCH) == DUTCH
     assert talk.questions[1].startswith("Hoeveel computerspelers")
 
 
 def test_in_dutch_bad_answers_are_asked_again_in_dutch():
-    talk = Talk("hmm", "wijzig", "banaan", "negen", "nul", "veel", "worst", "kind", "child", "", "", "Piet, piet", "",
+    talk = Talk("hmm", "wijzig", "banaan", "negen", "nul", "veel", "worst", "kind", "child", "", "Piet, piet", "",
                 "", "")
     result = talk.run(DUTCH, tries=4)
     assert result.bots == 2 and result.level == "child"
@@ -352,7 +351,7 @@ def test_in_dutch_bad_answers_are_asked_again_in_dutch():
         "Een spel heeft minstens 2 spelers nodig, dus minstens 1 computerspeler. Hoeveel computerspelers?",
     ]
     assert talk.questions[7:9] == ["Dat niveau ken ik niet. Welk niveau: random, child, memory of expert?"] * 2
-    assert talk.questions[12] == ("Twee spelers kunnen niet allebei Piet heten. Wie spelen hier mee?"
+    assert talk.questions[11] == ("Twee spelers kunnen niet allebei Piet heten. Wie spelen hier mee?"
                                   " Typ de namen met komma's ertussen.")
     assert talk.said == ["Ik houd het bij 2 computerspelers."]
 
@@ -364,7 +363,7 @@ def test_in_dutch_an_offer_never_understood_starts_the_game_in_dutch():
 
 
 def test_in_dutch_a_misspelt_wijzig_still_changes():
-    assert Talk("wijzg", "", "", "", "", "", "", "").run(DUTCH) == DUTCH
+    assert Talk("wijzg", "", "", "", "", "", "").run(DUTCH) == DUTCH
 
 
 @pytest.mark.parametrize("answers", [("stoppen",), ("wijzig", "drie", "stoppen"), ("wijzig", "", "", "", "",
@@ -374,17 +373,17 @@ def test_in_dutch_stoppen_ends_without_a_game(answers):
 
 
 def test_in_dutch_names_change_the_computer_players_in_dutch():
-    talk = Talk("wijzig", "5", "", "", "", "Ann, Ben, Cat en Dan", "", "")
+    talk = Talk("wijzig", "5", "", "", "Ann, Ben, Cat en Dan", "", "")
     assert talk.run(DUTCH).bots == 2
     assert talk.said == ["Er passen hoogstens 6 spelers aan tafel, dus we spelen met 2 computerspelers."]
-    talk = Talk("wijzig", "", "", "", "Ann", "", "")
+    talk = Talk("wijzig", "", "", "Ann", "", "")
     assert talk.run(replace(DUTCH, players=("Ann", "Ben"), bots=0)).bots == 1
     assert talk.said == ["Een spel heeft minstens 2 spelers nodig, dus we spelen met 1 computerspeler."]
 
 
 def test_in_dutch_by_voice_the_questions_say_which_word_keeps():
-    talk = Talk("wijzig", "houden", "volgende", "zelfde", "classic", "ja")
-    assert talk.run(DUTCH, typing=False).rules == "classic"
+    talk = Talk("wijzig", "houden", "volgende", "zelfde", "ja")
+    assert talk.run(DUTCH, typing=False) == DUTCH
     assert talk.questions[0].endswith("Zeg ja om te beginnen, of zeg wijzig.")
     assert talk.questions[1] == "Hoeveel computerspelers, van 1 tot 5? Nu 2. Zeg houden om het zo te houden."
     assert all("Enter" not in q for q in talk.questions)
@@ -395,9 +394,9 @@ def test_every_word_the_dutch_questions_ask_for_can_be_heard():
     told = {w.casefold() for key, text in SENTENCES["nl"].items() if not key.startswith(("name", "children"))
             for w in re.findall(r"\b[Zz]eg (\w+)", text)}  # names: ``names_grammar``
     assert told == {"ja", "wijzig", "stoppen", "houden", "nieuw"} and told <= heard
-    talk = Talk("wijzig", "", "", "", "", "ja")
+    talk = Talk("wijzig", "", "", "", "ja")
     talk.run(DUTCH, typing=False)
-    for question in talk.questions[2:5]:  # level, deck and rules: say one of the names listed
+    for question in talk.questions[2:4]:  # level and rules (a Dutch game has one deck): say one of the names listed
         options = re.search(r": (.+?)\?", question).group(1)
         assert set(re.split(r", | of ", options)) <= heard, question
     assert {"nul", "een", "twee", "drie", "vier", "vijf"} <= heard  # numbers from 0 to 5, said as words
@@ -423,3 +422,36 @@ def test_the_young_child_question_takes_yes_and_no_as_answers(answers, children)
     assert not any("not playing" in q for q in talk.questions)
     if answers[0] == "yes":
         assert talk.questions[7] == "Which of them are young children? Type their names, or none."
+
+
+def test_in_dutch_only_decks_with_dutch_names_are_offered():
+    """A Dutch game has one deck with Dutch names, so there is no deck to choose; in English all four."""
+    talk = Talk("wijzig", "", "", "", "", "", "")
+    assert talk.run(DUTCH) == DUTCH
+    assert not any(q.startswith("Welke kaarten") for q in talk.questions)
+    talk = Talk("change", "", "", "", "", "", "")
+    talk.run()
+    assert "Which deck: jaques, letters, sporting or standard? Now the Jaques deck. Press Enter to keep it." \
+        in talk.questions
+
+
+def test_in_dutch_the_classic_rules_are_played_with_the_jaques_deck_and_it_is_said_why():
+    talk = Talk("wijzig", "", "", "klassiek", "", "", "ja")
+    result = talk.run(DUTCH)
+    assert (result.rules, result.deck, result.deck_name, result.source("deck")) == (
+        "classic", "jaques", "jaques", SOURCE)
+    assert talk.said == ["De regels classic spelen met de Sporting-kaarten, en die hebben geen Nederlandse namen,"
+                         " dus we spelen ze met de Jaques-kaarten."]
+    assert talk.questions[-1] == ("Klaar: Jan tegen 2 computerspelers op niveau memory, de Jaques-kaarten, regels"
+                                  " classic. Zeg ja of druk op Enter om te beginnen, of zeg wijzig.")
+    english = Talk("change", "", "", "", "classic", "", "yes").run()
+    assert (english.rules, english.deck, english.deck_name) == ("classic", None, "sporting")
+
+
+def test_in_dutch_a_deck_without_dutch_names_is_refused_with_the_reason():
+    """With a pack of one's own there is a deck question in Dutch; "sporting" there is refused."""
+    mine = replace(DUTCH, deck="/home/a/mijn.toml")  # not readable here: left to the game, so offered as it is
+    talk = Talk("wijzig", "", "", "sporting", "jaques", "", "", "", "ja")
+    assert talk.run(mine).deck == "jaques"
+    assert talk.questions[3] == "Welke kaarten: jaques? Nu de kaarten uit mijn.toml. Druk op Enter om het zo te houden."
+    assert talk.questions[4] == "De Sporting-kaarten hebben geen Nederlandse namen. Welke kaarten: jaques?"

@@ -22,13 +22,14 @@ from typing import Any
 import platformdirs
 
 from voicegame.bots import BOT_LEVELS
-from voicegame.decks import builtin_decks
+from voicegame.decks import DeckError, builtin_decks, load_deck
 from voicegame.engine import PROFILES, profile
 from voicegame.speech.recognizers import BACKENDS
 from voicegame.understanding.grammar import GRAMMAR_DIR
 
 __all__ = ["COMMAND_LINE", "DEFAULT", "MAX_PLAYERS", "ConfigError", "Settings", "cli_values", "config_path",
-           "describe", "load_settings", "read_config", "write_example"]
+           "deck_languages", "decks_in", "describe", "language_problem", "load_settings", "read_config",
+           "write_example"]
 
 DEFAULT = "default"
 COMMAND_LINE = "command line"
@@ -202,6 +203,9 @@ def load_settings(cli: Mapping[str, Any] | None = None, path: Path | None = None
     settings = _given(settings, COMMAND_LINE, given)
     if table:
         _check_table(settings)
+        problem = language_problem(settings)
+        if problem:
+            raise ConfigError(problem)
     return settings
 
 
@@ -226,6 +230,79 @@ def _check_table(settings: Settings) -> None:
     raise ConfigError(f"A game has at most {MAX_PLAYERS} players, but there {_is(len(settings.players))}"
                       f" {people} and {_count(settings.bots, 'computer player', 'computer players')}{said}."
                       f" Lower bots to {max(MAX_PLAYERS - len(settings.players), 0)} or fewer.")
+
+
+def deck_languages(deck: str) -> tuple[str, ...] | None:
+    """The languages a deck (a built-in name or a pack's path) has card names in; None when the pack
+    cannot be read (the game says what is wrong with it when it loads it)."""
+    try:
+        return load_deck(deck).languages
+    except DeckError:
+        return None
+
+
+def decks_in(lang: str) -> tuple[str, ...]:
+    """The built-in decks with card names in ``lang``."""
+    return tuple(name for name in builtin_decks() if lang in (deck_languages(name) or ()))
+
+
+# A game in a language its deck has no names for: said in that language, with the way on.
+_NO_NAMES = {
+    "en": {"deck": "The {deck} deck has no {language} names", "file": "The deck in {file} has no {language} names",
+           "rules": "The {rules} rules play with the {deck} deck, which has no {language} names",
+           "fix": ": play in English with {english}, or choose a deck that has them with {other}.",
+           "fix_rules": ": play in English with {english}, or choose a deck that has them to go with the rules"
+                        " with {other}.",
+           "option": "--{name} {value}", "line": "{name} = \"{value}\"", "in_file": " in the config file {path}",
+           "or": " or "},
+    "nl": {"deck": "De {deck}-kaarten hebben geen Nederlandse namen",
+           "file": "De kaarten uit {file} hebben geen Nederlandse namen",
+           "rules": "De regels {rules} spelen met de {deck}-kaarten, en die hebben geen Nederlandse namen",
+           "fix": ": speel in het Engels met {english}, of kies kaarten die ze wel hebben met {other}.",
+           "fix_rules": ": speel in het Engels met {english}, of kies er kaarten bij die ze wel hebben met {other}.",
+           "option": "--{name} {value}", "line": "{name} = \"{value}\"",
+           "in_file": " in het instellingenbestand {path}", "or": " of "},
+}
+
+
+def language_problem(settings: Settings) -> str | None:
+    """Why a game with these settings cannot be played in their language, said in it, or None.
+
+    A deck without names in the language would put English card names in Dutch sentences, and the
+    game would read Dutch words by their sound against English names ("Meneer Back" heard as
+    "Master Back"), so it is refused before it starts, with what to write instead, where the setting
+    was written: English, or a deck that has the names (for a rules profile's own deck, one beside
+    the rules)."""
+    deck = settings.deck_name
+    languages = deck_languages(deck)
+    if languages is None or settings.lang in languages:
+        return None
+    from voicegame.speech.sentences import language_name
+
+    t = {**_NO_NAMES["en"], **_NO_NAMES.get(settings.lang, {})}
+    language = language_name("en", settings.lang)
+    named: set[str] = set()
+
+    def fix(name: str, value: str, source: str) -> str:
+        if source in (COMMAND_LINE, DEFAULT):
+            return t["option"].format(name=name, value=value)
+        line = t["line"].format(name=name, value=value)
+        if source not in named:  # the file once
+            named.add(source)
+            line += t["in_file"].format(path=source)
+        return line
+
+    english = fix("lang", "en", settings.source("lang"))
+    by_rules = settings.deck is None
+    source = settings.source("rules" if by_rules else "deck")
+    other = t["or"].join(fix("deck", name, source) for name in decks_in(settings.lang))
+    if by_rules:
+        head = t["rules"].format(rules=settings.rules, deck=deck.title(), language=language)
+    elif deck.endswith(".toml"):
+        head = t["file"].format(file=Path(deck).name, language=language)
+    else:
+        head = t["deck"].format(deck=deck.title(), language=language)
+    return head + t["fix_rules" if by_rules else "fix"].format(english=english, other=other, language=language)
 
 
 def _origin_phrase(source: str) -> str:

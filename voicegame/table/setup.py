@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from voicegame.bots import BOT_LEVELS
-from voicegame.config import Settings
+from voicegame.config import Settings, deck_languages, decks_in
 from voicegame.decks import builtin_decks
 from voicegame.engine import PROFILES
 from voicegame.table.narration import names_list
@@ -57,7 +57,9 @@ SENTENCES: dict[str, dict[str, str]] = {
         "level_again": "Which level: {options}?", "level_kept": "the {level} level",
         "no_level": "I didn't catch a level.",
         "deck": "Which deck: {options}? Now {now}. {keep}", "deck_again": "Which deck: {options}?",
-        "no_deck": "I didn't catch a deck.",
+        "no_deck": "I didn't catch a deck.", "deck_no_names": "The {deck} deck has no card names in this language.",
+        "rules_deck": "The {rules} rules play with the {deck} deck, which has no card names in this language, so"
+                      " we'll play them with the {instead} deck.",
         "rules": "Which rules: {options}? Now {now}. {keep}", "rules_again": "Which rules: {options}?",
         "rules_kept": "the {rules} rules", "no_rules": "I didn't catch the rules.",
         "names": "Who is playing here? Type the names with commas between them. Now {now}. Press Enter to keep them.",
@@ -108,7 +110,9 @@ SENTENCES: dict[str, dict[str, str]] = {
         "level_again": "Welk niveau: {options}?", "level_kept": "niveau {level}",
         "no_level": "Dat niveau ken ik niet.",
         "deck": "Welke kaarten: {options}? Nu {now}. {keep}", "deck_again": "Welke kaarten: {options}?",
-        "no_deck": "Die kaarten ken ik niet.",
+        "no_deck": "Die kaarten ken ik niet.", "deck_no_names": "De {deck}-kaarten hebben geen Nederlandse namen.",
+        "rules_deck": "De regels {rules} spelen met de {deck}-kaarten, en die hebben geen Nederlandse namen, dus"
+                      " we spelen ze met de {instead}-kaarten.",
         "rules": "Welke regels: {options}? Nu {now}. {keep}", "rules_again": "Welke regels: {options}?",
         "rules_kept": "de regels {rules}", "no_rules": "Die regels ken ik niet.",
         "names": "Wie spelen hier mee? Typ de namen met komma's ertussen. Nu {now}. Druk op Enter om ze zo te"
@@ -252,6 +256,12 @@ def _computers(n: int, lang: str) -> str:
 def _listed(words: Sequence[str], lang: str, conjunction: str) -> str:
     """Alice, Ben and Cara; random, child, memory or expert: with "en" and "of" in Dutch."""
     return names_list(list(words), _text(lang, conjunction))
+
+
+def _has_names(deck: str, lang: str) -> bool:
+    """Whether ``deck`` has card names in ``lang`` (a pack that cannot be read is left to the game)."""
+    languages = deck_languages(deck)
+    return languages is None or lang in languages
 
 
 def _deck_phrase(settings: Settings) -> str:
@@ -411,22 +421,39 @@ class _Conversation:
                                 self._picker(list(BOT_LEVELS), "no_level"), settings.level)
             settings = settings.changed(SOURCE, level=level)
 
-        decks = list(builtin_decks())
-        options = _listed(decks, self.lang, "or")
-        deck = self.choose(self.t("deck", options=options, now=_deck_phrase(settings), keep=self.keep),
-                           self.t("deck_again", options=options), _deck_phrase(settings),
-                           self._picker(decks, "no_deck"), settings.deck)
-        settings = settings.changed(SOURCE, deck=deck)
+        # Only decks with card names in the game's language are offered (a Dutch game has one, so
+        # there is nothing to ask); one named anyway is refused with the reason.
+        decks = list(decks_in(self.lang))
+        if decks != [settings.deck_name]:
+            options = _listed(decks, self.lang, "or")
+            deck = self.choose(self.t("deck", options=options, now=_deck_phrase(settings), keep=self.keep),
+                               self.t("deck_again", options=options), _deck_phrase(settings), self._deck_picker(),
+                               settings.deck)
+            settings = settings.changed(SOURCE, deck=deck)
 
         options = _listed(PROFILES, self.lang, "or")
         rules = self.choose(self.t("rules", options=options, now=settings.rules, keep=self.keep),
                             self.t("rules_again", options=options), self.t("rules_kept", rules=settings.rules),
                             self._picker(list(PROFILES), "no_rules"), settings.rules)
         settings = settings.changed(SOURCE, rules=rules)
+        if settings.deck is None and not _has_names(settings.deck_name, self.lang) and decks:
+            # The classic rules' own deck has no Dutch names: the rules are played with one that has.
+            self.say(self.t("rules_deck", rules=rules, deck=settings.deck_name.title(), instead=decks[0].title()))
+            settings = settings.changed(SOURCE, deck=decks[0])
 
         if self.typing or self.listen_for is not None:
             settings = self._names(settings)
         return settings
+
+    def _deck_picker(self) -> Callable[[str], tuple[object, str | None]]:
+        def parse(answer: str) -> tuple[object, str | None]:
+            choice = _pick(answer, list(builtin_decks()))
+            if choice is None:
+                return None, self.t("no_deck")
+            if not _has_names(choice, self.lang):
+                return None, self.t("deck_no_names", deck=choice.title())
+            return choice, None
+        return parse
 
     def _picker(self, options: list[str], wrong: str) -> Callable[[str], tuple[object, str | None]]:
         def parse(answer: str) -> tuple[object, str | None]:
