@@ -331,7 +331,7 @@ def test_in_dutch_wijzig_walks_through_the_questions_in_dutch():
     ]
 
 
-@pytest.mark.parametrize("answer", ["nee", "anders", "veranderen", "wijzigen"])
+@pytest.mark.parametrize("answer", ["nee", "anders", "verander", "veranderen", "wijzigen", "Verander iets"])
 def test_other_dutch_words_for_change(answer):
     talk = Talk(answer, "houden", "zelfde", "volgende", "goed", "", "ja")
     assert talk.run(DUTCH) == DUTCH
@@ -455,3 +455,7 @@ def test_in_dutch_a_deck_without_dutch_names_is_refused_with_the_reason():
     assert talk.run(mine).deck == "jaques"
     assert talk.questions[3] == "Welke kaarten: jaques? Nu de kaarten uit mijn.toml. Druk op Enter om het zo te houden."
     assert talk.questions[4] == "De Sporting-kaarten hebben geen Nederlandse namen. Welke kaarten: jaques?"
+
+
+def test_in_dutch_verander_can_be_heard():
+    assert "verander" in answer_grammar("nl")[0]

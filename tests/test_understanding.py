@@ -339,3 +339,24 @@ def test_a_dutch_understanders_reasons_are_dutch():
         "Dat heb ik niet als verzoek begrepen. Probeer: Ben, is Meneer Botten en familie thuis?"
     assert dutch.understand("Mevrouw Brood", asker="Alice").reason == "Wie wil je het vragen?"
     assert dutch.understand("  ", asker="Alice").reason == "Ik heb niets gehoord."
+
+
+@pytest.mark.parametrize("text, card", [("Cara, juf Brood alsjeblieft", "bun:miss"),
+                                        ("Cara, heb je juf Lint?", "tape:miss"),
+                                        ("Cara, is meester Brood thuis?", "bun:mr"),
+                                        ("Cara, jonge meester Brood", "bun:master")])
+def test_dutch_childrens_words_juf_and_meester_are_juffrouw_and_meneer(text, card):
+    """A Dutch child says "juf" for Juffrouw, and "meester" (juf's pair at school) for Meneer: grammars/nl.toml's
+    aliases; played at once, and a recognizer can hear the words."""
+    dutch = Understander(load_deck("jaques"), PLAYERS, lang="nl")
+    understood = dutch.understand(text, asker="Alice")
+    assert (understood.target, understood.card, understood.confirm) == ("Cara", card, False)
+    assert dutch.understand(["cara juf brood"], asker="Alice").card == "bun:miss"
+    assert {"juf", "meester"} <= set(vocabulary(load_grammar("nl"), dutch.phrases))
+    assert "juf" not in vocabulary(load_grammar("en"), Phrases(load_deck("jaques"), tuple(PLAYERS), "en"))
+
+
+def test_an_alias_is_no_alias_for_a_player_of_that_name():
+    dutch = Understander(load_deck("jaques"), ["Alice", "Juf"], lang="nl")
+    understood = dutch.understand("Juf, is Mevrouw Brood thuis?", asker="Alice")
+    assert (understood.target, understood.card) == ("Juf", "bun:mrs")

@@ -158,7 +158,8 @@ _SOUNDS_LIKE = {"to": 2, "too": 2, "for": 4, "fore": 4, "won": 1, "tree": 3, "fr
 
 _START = {"yes", "yeah", "yep", "y", "j", "start", "ok", "okay", "go", "play", "sure", "begin", "ja", "goed", "oké", "oke",
           "beginnen"}
-_CHANGE = {"change", "no", "nope", "n", "different", "other", "nee", "wijzig", "wijzigen", "veranderen", "anders"}
+_CHANGE = {"change", "no", "nope", "n", "different", "other", "nee", "wijzig", "wijzigen", "verander", "veranderen",
+           "anders"}
 _QUIT = {"quit", "exit", "stop", "bye", "goodbye", "cancel", "q", "stoppen", "doei"}
 _NONE = {"none", "no", "nobody", "nope", "neither", "nee", "geen", "niemand"}
 # "Is any of them a young child?" answered "yes" (or "yes, Sam"): the names are still to come.
@@ -181,8 +182,9 @@ class _Ended(Exception):
 _SPOKEN = {
     "en": ("yes", "yeah", "start", "okay", "change", "no", "new game", "carry on", "quit", "stop", "keep", "same",
            "next", "zero", "none", "one", "two", "three", "four", "five", "six", "finished"),
-    "nl": ("ja", "goed", "start", "beginnen", "wijzig", "anders", "nee", "nieuw spel", "verder", "stoppen", "stop",
-           "houden", "zelfde", "volgende", "nul", "geen", "een", "twee", "drie", "vier", "vijf", "zes", "klaar"),
+    "nl": ("ja", "goed", "start", "beginnen", "wijzig", "verander", "anders", "nee", "nieuw spel", "verder", "stoppen",
+           "stop", "houden", "zelfde", "volgende", "nul", "geen", "een", "twee", "drie", "vier", "vijf", "zes",
+           "klaar"),
 }
 
 

@@ -94,9 +94,12 @@ class Grammar:
     others: tuple[str, ...] = ()
     # First names a recognizer can hear when the spoken set-up asks who is playing.
     first_names: tuple[str, ...] = ()
+    # Words said for a word of the card names ("juf" for "juffrouw"): the matcher reads the one for the
+    # other, and a recognizer must be able to hear them.
+    aliases: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def template_words(self) -> set[str]:
-        words = set(self.fillers)
+        words = set(self.fillers) | {said for said, _ in self.aliases}
         for group in (self.requests, self.commands):
             for seqs in group.values():
                 for seq in seqs:
@@ -138,7 +141,22 @@ def load_grammar(lang: str = "en") -> Grammar:
         by_member=" ".join(normalize(data.get("by_member", ""))),
         others=tuple(dict.fromkeys(w for other in data.get("others", []) for w in normalize(other))),
         first_names=tuple(dict.fromkeys(w for name in data.get("first_names", []) for w in normalize(name))),
+        aliases=_aliases(data.get("aliases", {}), path),
     )
+
+
+def _aliases(table: object, path: Path) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``aliases = { juf = "juffrouw" }`` as (said word, the words it stands for)."""
+    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+        raise GrammarError(f'{path}: aliases must be a table of words in quotes, such as'
+                           f' aliases = {{ juf = "juffrouw" }}.')
+    out = []
+    for said, meant in table.items():
+        words, meaning = normalize(said), normalize(meant)
+        if len(words) != 1 or not meaning:
+            raise GrammarError(f"{path}: the alias {said!r} must be one word standing for one or more words.")
+        out.append((words[0], meaning))
+    return tuple(out)
 
 
 class Phrases:

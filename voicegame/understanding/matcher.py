@@ -203,6 +203,8 @@ class Understander:
         # The words that name someone or a card ("bun", "painter", "ben"; not "the" or "family").
         self.name_words = frozenset(w for w in self._words if importance(w) == 1.0)
         self._template_words = frozenset(self.grammar.template_words())
+        # "juf" -> ("juffrouw",); not for a word that names someone here (a player called Juf).
+        self._aliases = {said: meant for said, meant in self.grammar.aliases if said not in self.name_words}
         self._sounds = SoundTable(self._words)
         # "weightlifter(s)" said as one word for the two-word "weight lifter".
         self._joined: dict[str, tuple[str, ...]] = {}
@@ -246,7 +248,9 @@ class Understander:
         return self._decide(texts[0], hyps, polite, asker, phase, typed=isinstance(heard, str))
 
     def _compounds(self, words: tuple[str, ...]) -> tuple[str, ...]:
-        """Mend words a recognizer split or joined: "milk man" -> "milkman", "weightlifters" -> "weight lifters"."""
+        """Mend words a recognizer split or joined: "milk man" -> "milkman", "weightlifters" -> "weight lifters";
+        read a word the grammar's ``aliases`` give for another as that one ("juf" -> "juffrouw")."""
+        words = tuple(a for w in words for a in self._aliases.get(w, (w,)))
         out: list[str] = []
         i = 0
         while i < len(words):
