@@ -544,11 +544,20 @@ def _four_with_alice_to_move() -> Game:
     raise AssertionError("no seed gives Alice the first turn")
 
 
+def _ask_for_a_card_like_no_other(game, target: str) -> Ask:
+    """Alice's first legal request to ``target`` for a card whose family sounds like no other."""
+    from voicegame.understanding import Understander
+
+    alikes = Understander(game.deck, game.players).card_sound_alikes
+    return next(a for a in game.observation("Alice").legal_actions()
+                if isinstance(a, Ask) and a.target == target and not alikes[a.card.split(":")[0]])
+
+
 def test_a_no_to_a_sound_alike_name_offers_the_other_name():
     """Ben and Dan are swapped by the recognizer: after "no", the table offers the other name
     rather than making the player say the whole request again."""
     game = _four_with_alice_to_move()
-    ask = next(a for a in game.observation("Alice").legal_actions() if isinstance(a, Ask) and a.target == "Dan")
+    ask = _ask_for_a_card_like_no_other(game, "Dan")
     card = game.deck.card(ask.card).name("en", "short")
     table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random", "Dan": "random"})
     table.handle("Alice", Hearing((Alternative(f"ben is {card.lower()} at home please", 0.95),), sure=True))
@@ -562,7 +571,7 @@ def test_a_no_to_a_sound_alike_name_offers_the_other_name():
 
 def test_a_second_no_asks_for_the_request_again():
     game = _four_with_alice_to_move()
-    ask = next(a for a in game.observation("Alice").legal_actions() if isinstance(a, Ask) and a.target == "Dan")
+    ask = _ask_for_a_card_like_no_other(game, "Dan")
     card = game.deck.card(ask.card).name("en", "short")
     table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random", "Dan": "random"})
     table.handle("Alice", Hearing((Alternative(f"dan is {card.lower()} at home please", 0.95),), sure=True))
@@ -622,6 +631,36 @@ def test_a_held_card_heard_is_asked_about_as_its_legal_sound_alike(answer):
         assert out.private_lines["Alice"][-1] == "You already hold Mrs. Bung."
         assert game.actions == [] and game.hand("Alice") == before and table.pending is None
         assert not any("Mrs. Bung" in line for line, _ in out.public_lines)
+
+
+def _alice_holding_a_bun_and_a_bung_but_neither_miss() -> Game:
+    for seed in range(3000):
+        game = Game(["Alice", "Ben", "Cara"], rules=profile("guide"), seed=seed)
+        families = {card.split(":")[0] for card in game.hand("Alice")}
+        if (game.current_player == "Alice" and {"bun", "bung"} <= families
+                and not {"bun:miss", "bung:miss"} & set(game.hand("Alice"))):
+            return game
+    raise AssertionError("no seed deals Alice a Bun and a Bung but neither Miss")
+
+
+@pytest.mark.parametrize("answers, played", [(["yes"], "bung:miss"), (["no", "yes"], "bun:miss"),
+                                             (["no", "no"], None)])
+def test_a_surname_heard_that_sounds_like_another_is_asked_about_with_its_trade(answers, played):
+    """ "Miss Bun" in a child's voice is heard as "miss bung" every time: the question names the
+    trade ("the Brewer's Daughter"), and a no offers the card that sounds like it, once."""
+    game = _alice_holding_a_bun_and_a_bung_but_neither_miss()
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
+    table.handle("Alice", Hearing((Alternative("cara is miss bung at home please", 0.95),), sure=True))
+    assert out.lines()[-1] == "Did you ask Cara for Miss Bung the Brewer's Daughter? Say yes or no."
+    for answer in answers:
+        table.handle("Alice", answer)
+        if answer == "no" and answers.count("no") == 1:
+            assert out.lines()[-1] == "Then did you ask Cara for Miss Bun the Baker's Daughter? Say yes or no."
+    if played is None:
+        assert out.lines()[-1] == "All right. Say your request again."
+        assert game.actions == [] and table.pending is None
+    else:
+        assert (game.actions[0].target, game.actions[0].card) == ("Cara", played)
 
 
 def test_card_sound_alikes_are_the_surnames_a_recognizer_swaps():
@@ -1055,3 +1094,21 @@ def test_a_game_that_can_no_longer_be_saved_says_so_once_and_plays_on(tmp_path, 
     assert told == [f"From here on this game cannot be saved in {tmp_path / 'games'} (no space left on device),"
                     " so it goes on unsaved."]
     assert len(game.actions) > 1 and table.journal is None  # the computer players played on
+
+
+def test_the_polite_reminder_asks_for_please_only_where_it_is_all_that_is_missing():
+    """A request the rules refuse is refused at once, with the rule (a child would otherwise say it
+    twice to hear why); a please said with the name that answers "Who do you want to ask?" counts."""
+    game = _alice_to_move()
+    held = game.deck.card(game.hand("Alice")[0]).name("en", "short")
+    miss = _miss_for(game, "Alice")
+    card = game.deck.card(miss.card).name("en", "short")
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"}, polite_reminder=True)
+    table.handle("Alice", f"{miss.target}, {held}")
+    assert out.private_lines["Alice"][-1] == f"You already hold {held}."  # private: it tells what she holds
+    table.handle("Alice", f"{miss.target}, {card}")
+    assert out.lines()[-1] == "Remember the magic word, Alice: ask again with please."
+    table.handle("Alice", f"I want {card}")
+    assert out.lines()[-1].startswith(f"Who do you want to ask for {card}?")
+    table.handle("Alice", f"{miss.target} please")
+    assert game.actions == [Ask(miss.target, card=miss.card, polite=True)]

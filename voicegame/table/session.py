@@ -126,6 +126,8 @@ class _Pending:
     kind: str
     request: Understanding | None = None
     offered: tuple[str, ...] = ()  # for ``confirm``: the players it has named so far
+    cards: tuple[str, ...] = ()  # for ``confirm``: the cards (or families) it has named so far
+    in_full: bool = False  # for ``confirm``: cards named with their trade (the surname was doubted)
     heard: Hearing | None = None  # for ``who``: what the request was heard as (None: typed), to doubt its card
     action: Flip | Pass | None = None  # for ``flip``
 
@@ -462,15 +464,22 @@ class TextTable:
                 self.say(self.p("who", what=self._what(heard), names=self.narrator.names(targets, "or")))
                 return True
             target = targets[0]
-        if self.polite_reminder and not heard.polite:
+        # Please is asked for only where it is the one thing missing: a request the rules refuse is
+        # refused at once, with the rule (a child would otherwise try twice to hear why).
+        if self.polite_reminder and not heard.polite and self._legal(player, target, heard):
             self.say(self.p("magic_word", player=player))
             return True
         if heard.confirm and self._legal(player, target, heard):
-            self.pending = _Pending("confirm", replace(heard, target=target), (target,))
+            # A surname heard that sounds like another ("Bung" for "Bun") is asked about with its trade:
+            # "Miss Bung the Brewer's Daughter" tells which was meant, also to a child.
+            in_full = isinstance(said, Hearing) and heard.card is not None and doubts_card(
+                self.understander, said, heard, self.game.hand(player), self.game.phase)
+            self.pending = _Pending("confirm", replace(heard, target=target), (target,), (heard.card or heard.family,),
+                                    in_full)
             # A request offered in place of the one heard, which the hand rules out, tells what the hand
             # holds ("Mr. Bun" said, "Did you ask Ben for Mrs. Bun?"): only the asker hears that question.
             self._ask_yes_no(player, "confirm_ask", private=heard.instead_of is not None, target=target,
-                             what=self._what(heard))
+                             what=self._what(heard, in_full))
             return True
         return self._act(player, Ask(target, card=heard.card, family=heard.family, polite=heard.polite))
 
@@ -497,7 +506,9 @@ class TextTable:
                 unsure = not exact or doubts_target(self.understander, said, named) or first is not None and (
                     doubts_card(self.understander, first, request, g.hand(player), g.phase)
                     or named_by_a_poor_trade(self.understander, first, request))
-                return self._request(player, replace(request, target=named, confirm=unsure), said)
+                # "Dan, please": the please said with the name counts for the request.
+                polite = request.polite or heard.polite
+                return self._request(player, replace(request, target=named, confirm=unsure, polite=polite), said)
             return None
         if heard.intent in ("yes", "no"):
             self._yes_no_answers[player] += 1
@@ -513,9 +524,18 @@ class TextTable:
             return self._act(player, Ask(r.target, card=r.card, family=r.family, polite=r.polite))
         if heard.intent == "no" and pending.kind == "confirm" and (other := self._sound_alike(player, pending)):
             # "Did you ask Dan ...?" "No." A recognizer that swaps Ben and Dan most likely heard the other one.
-            self.pending = _Pending("confirm", replace(pending.request, target=other), pending.offered + (other,))
+            self.pending = replace(pending, request=replace(pending.request, target=other),
+                                   offered=pending.offered + (other,))
             self._ask_yes_no(player, "confirm_other", private=pending.request.instead_of is not None, target=other,
-                             what=self._what(pending.request))
+                             what=self._what(pending.request, pending.in_full))
+            return True
+        if heard.intent == "no" and pending.kind == "confirm" and pending.in_full and len(pending.cards) == 1 \
+                and (alike := self._card_alike(player, pending)):
+            # "Did you ask Cara for Miss Bung, the Brewer's Daughter?" "No." The recognizer hears "bung"
+            # for a said "bun" (a child's voice every time): offer the card that sounds like it.
+            self.pending = replace(pending, request=alike, cards=pending.cards + (alike.card or alike.family,),
+                                   in_full=True)
+            self._ask_yes_no(player, "confirm_other", target=alike.target, what=self._what(alike, True))
             return True
         if heard.intent == "no" and pending.kind == "confirm" and (first := pending.request.instead_of):
             # "Did you ask Finn for Mrs. Bun?" "No." Then it was the request heard first, which the
@@ -546,9 +566,23 @@ class TextTable:
         alikes = sorted(self.understander.sound_alikes.get(request.target, ()))
         return next((p for p in alikes if p not in pending.offered and self._legal(player, p, request)), None)
 
-    def _what(self, heard: Understanding) -> str:
+    def _card_alike(self, player: str, pending: _Pending) -> Understanding | None:
+        """The request with the same member of a family whose name sounds like the one just refused
+        (Bun for Bung), not named yet, that the asker may make; None when there is none."""
+        request = pending.request
+        if request.instead_of is not None:  # the hand chose the card already: "no" means the one heard
+            return None
+        family = request.family or request.card.split(":")[0]
+        member = request.card.split(":")[1] if request.card else None
+        for other in sorted(self.understander.card_sound_alikes.get(family, ())):
+            alike = replace(request, card=f"{other}:{member}") if member else replace(request, family=other)
+            if (alike.card or alike.family) not in pending.cards and self._legal(player, request.target, alike):
+                return alike
+        return None
+
+    def _what(self, heard: Understanding, in_full: bool = False) -> str:
         if heard.card:
-            return self.narrator.card(heard.card, "short")
+            return self.narrator.card(heard.card, "full" if in_full else "short")
         return self.narrator.family(heard.family)
 
     def _parse_flip(self, line: str, heard: Understanding) -> Flip | Pass | None:
