@@ -878,3 +878,20 @@ def test_headphones_that_cannot_be_used_are_said_in_one_sentence(monkeypatch, ca
     assert cli._seat_channel("Ben", "USB", None, "en") is cli._out
     assert capsys.readouterr().out == ("Ben's headphones cannot be used here, so Ben's private lines will be shown on"
                                        " the screen.\n")
+
+
+def test_the_polite_reminder_and_a_memory_challenge_stay_with_a_game_carried_on(tmp_path):
+    """A child's game asks for please, a memory challenge has no history: carried on, they still do."""
+    data = {"VOICEGAME_DATA_DIR": str(tmp_path)}
+    run_cli("play", "--players", "Sam", "--bots", "2", "--seed", "4", "--polite-reminder", "--no-history",
+            stdin="quit\n", env=data)
+    game = Game(["Sam", "Cara", "Dan"], rules=profile("guide"), seed=4)
+    assert game.current_player == "Sam"
+    ask = make_bot("random", game, "Sam", seed=1).choose()
+    request = f"{ask.target}, {game.deck.card(ask.card).name('en', 'short')}"
+    proc = run_cli("play", "--resume", stdin=f"history\n{request}\nquit\n", env=data)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert "Remember the magic word, Sam: ask again with please." in lines
+    assert "History is off in this game: it is a memory challenge." in lines
+    assert not any(line.startswith("Sam asks") for line in lines)

@@ -150,7 +150,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = Game(players, rules=rules, deck=deck, seed=seed)
     levels = {n: settings.level for n in bot_names}
     journal, unsaved = (None, None) if args.no_save else _saving(
-        lambda: Journal.new(game, {"bots": levels, "lang": settings.lang, "children": args.children}), settings.lang)
+        lambda: Journal.new(game, {"bots": levels, "lang": settings.lang, "children": args.children,
+                                   "polite_reminder": args.polite_reminder, "history": not args.no_history}),
+        settings.lang)
     return _play(game, levels, settings.lang, journal, args, voice, unsaved)
 
 
@@ -505,10 +507,17 @@ def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None 
         saved = resumed.header.get("children")
         named = [in_game(name) for name in [*(saved if isinstance(saved, list) else []), *settings.children]]
         args.children = list(dict.fromkeys(name for name in named if name))
+    # How the game was set up for its young players (please asked for) and as a memory challenge (no
+    # history) stays with it, unless asked for on the command line now.
+    if settings.source("polite_reminder") != COMMAND_LINE and isinstance(resumed.header.get("polite_reminder"), bool):
+        args.polite_reminder = resumed.header["polite_reminder"]
+    args.no_history = args.no_history or resumed.header.get("history") is False
     if args.no_save:  # played from the saved position, which stays as it was: a move can be tried from it
         journal, unsaved = None, prompt(lang, "unsaved", why=prompt(lang, "saved_game_kept"))
     else:
-        resumed.header["children"] = args.children  # kept for the next time it is carried on
+        # Kept for the next time it is carried on.
+        resumed.header.update(children=args.children, polite_reminder=args.polite_reminder,
+                              history=not args.no_history)
         journal, unsaved = _saving(lambda: Journal.resume(resumed, path), lang)
     return _play(resumed.game, levels, lang, journal, args, voice, unsaved, resumed)
 
