@@ -895,3 +895,12 @@ def test_the_polite_reminder_and_a_memory_challenge_stay_with_a_game_carried_on(
     assert "Remember the magic word, Sam: ask again with please." in lines
     assert "History is off in this game: it is a memory challenge." in lines
     assert not any(line.startswith("Sam asks") for line in lines)
+
+
+def test_the_end_of_the_input_says_whether_the_game_can_be_carried_on(tmp_path):
+    saved = run_cli("play", "--players", "Alice", "--bots", "1", "--seed", "3", stdin="status\n",
+                    env={"VOICEGAME_DATA_DIR": str(tmp_path)})
+    assert saved.stdout.splitlines()[-2:] == [
+        "Input ended.", "Game stopped. voicegame play --resume carries on where you left off."]
+    unsaved = run_cli("play", "--players", "Alice", "--bots", "1", "--seed", "3", "--no-save", "--lang", "nl")
+    assert unsaved.stdout.splitlines()[-2:] == ["De invoer is op.", "Het spel is gestopt. Het is niet bewaard."]

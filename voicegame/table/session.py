@@ -287,8 +287,9 @@ class TextTable:
                 self._offer_flip(player)
             self.out.listen_to(player)
             said = self.read_line()
-            if said is None:
+            if said is None:  # and whether the game can be carried on, as quit says
                 self.say(self.p("input_ended"))
+                self.say(self.stopped_line())
                 return 0
             if not self.handle(player, said):  # saved or not, as Ctrl+C says: how to carry on, or that it cannot
                 self.say(self.stopped_line())
