@@ -608,6 +608,16 @@ def _unfinished_game(tmp_path, monkeypatch, human: str = "Alice", moves: int = 1
     return game
 
 
+def test_play_with_no_options_says_why_the_last_game_played_is_not_offered(monkeypatch, tmp_path):
+    """A damaged last game is not offered: said so, a player does not think it lost without a word."""
+    _unfinished_game(tmp_path, monkeypatch)
+    damaged = tmp_path / "games" / "zzz-newest.jsonl"
+    damaged.write_text("")
+    printed = _terminal_main(monkeypatch, tmp_path, ["quit"])
+    assert printed[0] == "The saved game zzz-newest.jsonl is damaged at its very start, so it cannot be resumed."
+    assert printed[1].startswith("New game")
+
+
 def test_play_with_no_options_offers_the_last_unfinished_game_first(monkeypatch, tmp_path):
     """A crash or a closed window costs nothing, also for a player who never heard of --resume."""
     _unfinished_game(tmp_path, monkeypatch)

@@ -116,7 +116,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         dutch = settings.lang == "nl"
         try:
             again: bool | None = False
-            if (unfinished := _recent_unfinished()) is not None:
+            unusable: list[JournalError] = []
+            if (unfinished := _recent_unfinished(unusable)) is None:
+                for why in unusable:  # not offered, and not a word why: the player would think it lost
+                    _say_before_the_game(why.said(settings.lang), voice)
+            else:
                 again = _talk(voice, lambda ask, say, **how: carry_on(
                     unfinished.others, unfinished.moves, unfinished.days, ask, say, lang=settings.lang, **how),
                     settings.lang)
@@ -154,6 +158,13 @@ def cmd_play(args: argparse.Namespace) -> int:
                                    "polite_reminder": args.polite_reminder, "history": not args.no_history}),
         settings.lang)
     return _play(game, levels, settings.lang, journal, args, voice, unsaved)
+
+
+def _say_before_the_game(line: str, voice: VoiceIO | None) -> None:
+    if voice is None:
+        _out(line)
+    else:
+        voice.public(line)
 
 
 def _last_words(line: str, voice: VoiceIO | None) -> None:
@@ -219,11 +230,12 @@ class _Unfinished(NamedTuple):
     lang: str
 
 
-def _recent_unfinished() -> _Unfinished | None:
+def _recent_unfinished(passed_over: list[JournalError] | None = None) -> _Unfinished | None:
     """The last game played, if it is unfinished (with a move: ``latest_journal``), was played in the
-    last ``OFFER_DAYS`` and had a human player."""
+    last ``OFFER_DAYS`` and had a human player. Why the last game played cannot be carried on, if it
+    cannot, is added to ``passed_over``."""
     try:
-        path = latest_journal(newest_only=True)
+        path = latest_journal(passed_over, newest_only=True)
         if path is None:
             return None
         played = datetime.date.fromtimestamp(path.stat().st_mtime)
