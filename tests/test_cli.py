@@ -914,3 +914,18 @@ def test_the_end_of_the_input_says_whether_the_game_can_be_carried_on(tmp_path):
         "Input ended.", "Game stopped. voicegame play --resume carries on where you left off."]
     unsaved = run_cli("play", "--players", "Alice", "--bots", "1", "--seed", "3", "--no-save", "--lang", "nl")
     assert unsaved.stdout.splitlines()[-2:] == ["De invoer is op.", "Het spel is gestopt. Het is niet bewaard."]
+
+
+@pytest.mark.parametrize(("rule", "said"), [
+    ("stok=5", "There is no rule called 'stok'. Did you mean stock? See: voicegame rules"),
+    ("nosuch=1", "There is no rule called 'nosuch'. The rules are: after_miss, ask_by_surname, bluff, centre_cards,"
+                 " dealer_gets_fewest, deck, first_player, lay_out_dealt_families, match_target, next_dealer,"
+                 " politeness_penalty, second_phase, stock, three_generations, tie_break. See what each one does:"
+                 " voicegame rules"),
+])
+def test_an_unknown_rule_says_what_is_allowed(capsys, rule, said):
+    """docs/rules.md: an unknown name is refused with a sentence saying what is allowed."""
+    from voicegame import cli
+
+    assert cli.main(["simulate", "--games", "1", "--rule", rule]) == 2
+    assert capsys.readouterr().err == said + "\n"

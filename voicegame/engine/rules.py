@@ -6,6 +6,7 @@ docs/rules.md gives, for each one, the sentence of the seed text it comes from.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal
 
@@ -81,7 +82,7 @@ class Rules:
         known = {f.name for f in fields(self)}
         for key in overrides:
             if key not in known:
-                raise RuleError(f"There is no rule called {key!r}. Rules: {', '.join(sorted(known - {'profile'}))}.")
+                raise _no_such_rule(key)
         changed = {k: v for k, v in overrides.items() if getattr(self, k) != v}
         if not changed:
             return self
@@ -117,11 +118,22 @@ class Rules:
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != getattr(base, f.name)}
 
 
+def _no_such_rule(name: str) -> RuleError:
+    """An unknown rule, with the close one (a typo) or every rule's name, and where to read about them."""
+    names = sorted(f.name for f in fields(Rules) if f.name != "profile")
+    close = difflib.get_close_matches(name.strip().lower().replace("-", "_"), names, n=2, cutoff=0.6)
+    if close:
+        return RuleError(f"There is no rule called {name!r}. Did you mean {' or '.join(close)}?"
+                         " See: voicegame rules")
+    return RuleError(f"There is no rule called {name!r}. The rules are: {', '.join(names)}."
+                     " See what each one does: voicegame rules")
+
+
 def parse_rule_value(name: str, value: Any) -> Any:
     """Turn a typed or command-line value ("on", "3", "clockwise") into the parameter's type."""
     spec = {f.name: f for f in fields(Rules)}.get(name)
     if spec is None:
-        raise RuleError(f"There is no rule called {name!r}.")
+        raise _no_such_rule(name)
     default = spec.default
     if isinstance(default, bool):
         if isinstance(value, bool):
