@@ -1112,3 +1112,21 @@ def test_the_polite_reminder_asks_for_please_only_where_it_is_all_that_is_missin
     assert out.lines()[-1].startswith(f"Who do you want to ask for {card}?")
     table.handle("Alice", f"{miss.target} please")
     assert game.actions == [Ask(miss.target, card=miss.card, polite=True)]
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_the_example_after_words_not_understood_is_a_request_the_rules_allow(lang):
+    """ "Try: Cara, is Mr. Bones at home?" to a child holding Mr. Bones: following it got "You already
+    hold Mr. Bones." The example is now one the player may ask, in the game's language."""
+    first = load_deck("jaques").cards[0]
+    game = next(g for g in (Game(["Alice", "Ben", "Cara"], rules=profile("guide"), seed=s) for s in range(500))
+                if g.current_player == "Alice" and first.id in g.hand("Alice"))
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"}, lang=lang)
+    table.handle("Alice", "I want a biscuit" if lang == "en" else "ik wil een koekje")
+    said = out.lines()[-1]
+    example = said.split(": ", 1)[1]
+    assert first.name(lang, "short") not in example, said
+    assert said.startswith(("I didn't", "Ik hoorde", "Dat heb ik")), said
+    follow = table.understander.understand(example, asker="Alice")
+    assert follow.is_move and any(isinstance(a, Ask) and (a.target, a.card) == (follow.target, follow.card)
+                                  for a in game.observation("Alice").legal_actions()), (said, follow)

@@ -423,10 +423,20 @@ class TextTable:
         elif kind in ("verbose", "terse"):
             self.narrator.verbose = kind == "verbose"
             self.say(self.p("verbose_on" if kind == "verbose" else "verbose_off"))
+        elif heard.reason_key is not None:
+            self.say(self.understander.explain(heard.reason_key, self._example(player)))
         else:
-            reason = heard.reason if self.narrator.lang == "en" else None
-            self.say(reason or self.p("not_understood", example=self.understander.example(player, self.game.phase)))
+            self.say(heard.reason or self.p("not_understood", example=self._example(player)))
         return True
+
+    def _example(self, player: str) -> str:
+        """A request to show how one is said: one the rules allow ``player`` now, where there is one
+        (the deck's first card may be in their hand: "You already hold Mr. Bones.")."""
+        obs = self.game.observation(player)
+        targets = obs.legal_targets()
+        request = next(iter(obs.legal_requests()), {}) if targets else {}
+        card = request.get("card") or (self.game.deck.family(request["family"]).cards[0].id if request else None)
+        return self.understander.example(player, self.game.phase, targets[0] if targets else None, card)
 
     def _commands(self) -> str:
         return self.p("commands_voice" if self.out.listening else "commands")

@@ -69,6 +69,9 @@ class Understanding:
     confirm: bool = False
     alternatives: list[dict[str, Any]] = field(default_factory=list)
     reason: str | None = None
+    # Why words were not taken as a request ("no_card", "no_request"): ``Understander.explain`` says it
+    # again with another example (the table shows one the rules allow).
+    reason_key: str | None = None
     instead_of: dict[str, Any] | None = None  # the request heard best, which the hand rules out ("Mrs. Bung" held)
 
     @property
@@ -444,7 +447,7 @@ class Understander:
                 best_by_move[h.move] = h
         ranked = sorted(best_by_move.values(), key=lambda h: h.cost)
         if not ranked or ranked[0].cost > CONFIRM_COST:
-            return Understanding(text=text, intent="none", polite=polite, reason=self._reason(ranked, asker, phase))
+            return self._not_understood(text, polite, ranked, asker, phase)
         best = ranked[0]
         instead_of = None
         if best.intent in _MOVES and best.penalty > 0 and (legal := self._legal_sound_alike(best, ranked)):
@@ -465,7 +468,7 @@ class Understander:
             if best.cost <= COMMAND_COST and margin >= 0.2:
                 return Understanding(text=text, intent=best.intent, family=best.family, confidence=confidence,
                                      polite=polite)
-            return Understanding(text=text, intent="none", polite=polite, reason=self._reason(ranked, asker, phase))
+            return self._not_understood(text, polite, ranked, asker, phase)
         member = self.deck.card(best.card).member if best.card else None
         result = Understanding(text=text, intent=best.intent, target=best.target, card=best.card,
                                family=best.family, member=member, polite=polite, confidence=confidence,
@@ -536,19 +539,26 @@ class Understander:
             out["family"] = h.family
         return out
 
-    def example(self, asker: str | None = None, phase: str = "cards") -> str:
-        """A request of this game to show how one is said: another player, the deck's first card (in
-        the second phase, that card's whole family)."""
-        player = next((p for p in self.players if p != asker), "Ben")
-        card = self.deck.cards[0].name(self.lang, "short")
+    def example(self, asker: str | None = None, phase: str = "cards", target: str | None = None,
+                card: str | None = None) -> str:
+        """A request of this game to show how one is said: to ``target`` for ``card`` (in the second
+        phase, that card's whole family), by default another player and the deck's first card."""
+        player = target or next((p for p in self.players if p != asker), "Ben")
+        card = self.deck.card(card).name(self.lang, "short") if card else self.deck.cards[0].name(self.lang, "short")
         if self.lang == "nl":
             return f"{player}, is {card} en familie thuis?" if phase == "families" else \
                 f"{player}, is {card} thuis, alstublieft?"
         return f"{player}, is {card} and family at home?" if phase == "families" else f"{player}, is {card} at home?"
 
-    def _reason(self, ranked: list[_Hypothesis], asker: str | None, phase: str) -> str:
+    def _not_understood(self, text: str, polite: bool, ranked: list[_Hypothesis], asker: str | None,
+                        phase: str) -> Understanding:
         key = "no_card" if not any(h.intent in _MOVES for h in ranked) else "no_request"
-        return self._say(key, example=self.example(asker, phase))
+        return Understanding(text=text, intent="none", polite=polite, reason_key=key,
+                             reason=self.explain(key, self.example(asker, phase)))
+
+    def explain(self, reason_key: str, example: str) -> str:
+        """Why words were not taken as a request (``Understanding.reason_key``), with ``example``."""
+        return self._say(reason_key, example=example)
 
     def _say(self, key: str, **fields: str) -> str:
         """One of the reasons in the understander's language (English for one it has none for)."""
