@@ -176,12 +176,14 @@ def test_commands(jaques):
     for text, intent in [("my hand", "hand"), ("whose turn is it", "status"), ("undo", "undo"), ("yes", "yes"),
                          ("say that again", "repeat"), ("slower please", "slower"), ("which buns do i have", "hand"),
                          ("what did you hear", "heard"), ("did you hear me", "heard"), ("what", "repeat"),
-                         ("what happened", "history")]:
+                         ("what happened", "history"), ("help me", "help"), ("what do i do", "help"),
+                         ("how do i play", "help"), ("which bones have i got", "hand")]:
         assert jaques.understand(text, asker="Alice").intent == intent, text
     assert jaques.understand("uh", asker="Alice").intent == "none"
     assert jaques.understand("did you hear that", asker="Alice").intent == "none"  # a remark about a noise
     dutch = Understander(load_deck("jaques"), PLAYERS, lang="nl")
     assert dutch.understand("wat hoorde je", asker="Alice").intent == "heard"
+    assert dutch.understand("wat moet ik doen", asker="Alice").intent == "help"
 
 
 def test_one_key_answers_are_typed_yes_and_no(jaques):
