@@ -918,14 +918,106 @@ def test_the_end_of_the_input_says_whether_the_game_can_be_carried_on(tmp_path):
 
 @pytest.mark.parametrize(("rule", "said"), [
     ("stok=5", "There is no rule called 'stok'. Did you mean stock? See: voicegame rules"),
-    ("nosuch=1", "There is no rule called 'nosuch'. The rules are: after_miss, ask_by_surname, bluff, centre_cards,"
-                 " dealer_gets_fewest, deck, first_player, lay_out_dealt_families, match_target, next_dealer,"
-                 " politeness_penalty, second_phase, stock, three_generations, tie_break. See what each one does:"
-                 " voicegame rules"),
+    ("nosuch=1", "There is no rule called 'nosuch'. The rules are: {rules}. See what each one does: voicegame rules"),
 ])
 def test_an_unknown_rule_says_what_is_allowed(capsys, rule, said):
     """docs/rules.md: an unknown name is refused with a sentence saying what is allowed."""
     from voicegame import cli
+    from voicegame.engine import Rules
 
+    rules = sorted(r["name"] for r in Rules.describe())
+    assert {"after_miss", "stock", "tie_break"} <= set(rules)
     assert cli.main(["simulate", "--games", "1", "--rule", rule]) == 2
+    assert capsys.readouterr().err == said.format(rules=", ".join(rules)) + "\n"
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["play", "--bots", "two"], "On the command line, --bots must be a whole number, not two. Write it like this:"
+                                " --bots 2."),
+    (["play", "--seed", "abc"], "On the command line, --seed must be a whole number, not abc. Write it like this:"
+                                " --seed 42."),
+    (["play", "--rules", "nosuch"], "On the command line, --rules nosuch is not a rules profile. Write one of: guide,"
+                                    " classic, dutch; for example --rules guide."),
+    (["play", "--lang", "fr"], "On the command line, --lang fr is not a language the game can be played in. Write"
+                               " one of: en, nl; for example --lang en."),
+    (["simulate", "--rules", "clasic"], "On the command line, --rules clasic is not a rules profile. Did you mean"
+                                        " classic? Write one of: guide, classic, dutch; for example --rules guide."),
+    (["understand", "--players", "A,B", "--asker", "A", "--lang", "fr", "hello"],
+     "On the command line, --lang fr is not a language the game can be played in. Write one of: en, nl; for example"
+     " --lang en."),
+    (["play", "--players", ",,", "--bots", "1"], "A game needs at least 2 players, but there are no people and 1"
+     " computer player (from the command line). Name the people who play with --players Alice,Ben, or ask for 2"
+     " computer players with --bots 2."),
+    (["play", "--bots", "12"], "On the command line, --bots 12 is too high. Write a number of computer players from 0"
+                               " to 11; for example --bots 2."),
+])
+def test_a_bad_option_value_is_one_sentence_in_the_command_lines_words(capsys, argv, said):
+    """F-cli-2, F-cli-3: not argparse's usage block and "invalid int value: 'two'", nor bots = 2 on the command
+    line; the exit status stays 2."""
+    from voicegame import cli
+
+    try:
+        code = cli.main(argv)
+    except SystemExit as stop:
+        code = stop.code
+    assert code == 2
     assert capsys.readouterr().err == said + "\n"
+
+
+def test_argparses_own_mistakes_still_show_the_usage(capsys):
+    from voicegame import cli
+
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["play", "--microphone"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.startswith("usage: voicegame play")
+
+
+def test_understand_in_dutch_is_described_in_dutch(capsys):
+    from voicegame import cli
+    from voicegame.understanding import Understanding
+
+    table = ["understand", "--players", "Alice,Ben", "--asker", "Alice", "--lang", "nl"]
+    assert cli.main([*table, "Ben, mevrouw Brood alstublieft"]) == 0
+    assert cli.main([*table, "hand"]) == 0
+    assert cli.main([*table, "ik heb honger"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "vraag Ben om bun:mrs, zekerheid 1.0.", "opdracht: hand.",
+        "niet begrepen: Ik hoorde geen kaartnaam. Probeer: Ben, is Meneer Botten thuis, alstublieft?"]
+    assert cli._describe(Understanding(text="mama kijk", intent="none"), "nl") == \
+        "genegeerd (praat aan tafel, niet voor het spel)."
+    doubted = Understanding(text="mevrouw brood", intent="ask", card="bun:mrs", confidence=0.6, confirm=True)
+    assert cli._describe(doubted, "nl") == "vraag (wie?) om bun:mrs (zou eerst vragen of het klopt), zekerheid 0.6."
+    assert cli._describe(doubted) == "ask (who?) for bun:mrs (would ask to confirm), confidence 0.6."
+
+
+@pytest.mark.parametrize("command", [["understand", "vraag Ben om meneer Brood"], ["transcribe", "nothing.wav"]])
+def test_understand_and_transcribe_refuse_a_language_the_deck_has_no_names_for(capsys, command):
+    """As voicegame play refuses it, with the same sentence: Dutch words matched against English names."""
+    from voicegame import cli
+    from voicegame.config import Settings, language_problem
+
+    assert cli.main([command[0], "--players", "Alice,Ben", "--asker", "Alice", "--lang", "nl", "--deck", "sporting",
+                     *command[1:]]) == 2
+    said = language_problem(Settings(deck="sporting", lang="nl"))
+    assert said.startswith("De Sporting-kaarten hebben geen Nederlandse namen: speel in het Engels met --lang en,")
+    assert capsys.readouterr() == ("", said + "\n")
+
+
+def test_transcribe_says_a_file_it_cannot_read_as_a_plain_line_unless_asked_for_json(capsys, monkeypatch, tmp_path):
+    """F-cli-4: JSON only with --json; the exit status still says a file could not be read."""
+    from voicegame import cli
+    from voicegame.speech import recognizers
+
+    class Deaf:
+        def set_grammar(self, *words):
+            pass
+
+    monkeypatch.setattr(recognizers, "make_recognizer", lambda asr, lang: Deaf())
+    missing = str(tmp_path / "missing.wav")
+    table = ["transcribe", "--players", "Alice,Ben", "--asker", "Alice", missing]
+    assert cli.main(table) == 1
+    assert capsys.readouterr() == ("", "The sound file missing.wav could not be opened.\n")
+    assert cli.main([*table, "--json"]) == 1
+    assert json.loads(capsys.readouterr().out) == {"file": missing,
+                                                   "error": "The sound file missing.wav could not be opened."}

@@ -156,7 +156,7 @@ def test_command_line_seats_replace_the_files_seats(cfg):
 def test_command_line_values_are_checked_too(cfg):
     with pytest.raises(ConfigError) as err:
         load_settings({"level": "hard"})
-    assert str(err.value).startswith("On the command line, level = \"hard\" is not a computer level.")
+    assert str(err.value).startswith("On the command line, --level hard is not a computer level.")
     with pytest.raises(ConfigError, match="On the command line, there is no setting called colour"):
         load_settings({"colour": "red"})
 
@@ -175,13 +175,14 @@ BAD_FILES = [
     ('deck = "jacques"\n', ['deck = "jacques" is not a built-in deck.', "Did you mean jaques?",
                             "jaques, letters, sporting, standard", "or the path of a .toml pack"]),
     ('deck = "nowhere.toml"\n', ["deck names the file", "nowhere.toml, which is not there."]),
-    ('lang = "fr"\n', ['lang = "fr" is not a language with templates.', "Write one of: en, nl"]),
+    ('lang = "fr"\n', ['lang = "fr" is not a language the game can be played in.', "Write one of: en, nl"]),
     ("voice = true\n", ["voice must be a word in quotes, not true.", 'voice = "auto"']),
     ('voice = "loud"\n', ['voice = "loud" is not a voice setting.', "auto, on, off"]),
     ('asr = "whisper"\n', ['asr = "whisper" is not a recognizer.', "auto, vosk, pocketsphinx, text"]),
     ('players = "Alice, Ben"\n', ['players must be a list of names, not "Alice, Ben".',
                                   'players = ["Alice", "Ben"]']),
-    ('players = ["Ben", "ben"]\n', ["players names Ben twice.", "Give every player a different name."]),
+    ('players = ["Ben", "ben"]\n', ['players = ["Ben", "ben"] gives the name Ben twice.',
+                                   "Give every player a different name."]),
     ('players = ["Ann", " "]\n', ["players has an empty name.", 'players = ["Alice", "Ben"]']),
     ('verbose = "yes"\n', ['verbose must be true or false, without quotes, not "yes".', "verbose = false"]),
     ("rate = 20\n", ["rate = 20 is too low.", "from 80 to 400"]),
@@ -213,7 +214,8 @@ def test_too_few_players_in_all_names_where_the_values_came_from(cfg):
     with pytest.raises(ConfigError) as err:
         load_settings()
     assert str(err.value) == (f"A game needs at least 2 players, but there are no people and 1 computer player"
-                              f" (from {cfg}). Write bots = 1 or more, or add a name to players.")
+                              f" (from {cfg}). Name the people who play with players = [\"Alice\", \"Ben\"], or ask"
+                              " for 2 computer players with bots = 2.")
 
 
 def test_too_many_players_in_all(cfg):
@@ -223,7 +225,7 @@ def test_too_many_players_in_all(cfg):
         load_settings({"players": names})
     assert "at most 12 players, but there are 5 people and 9 computer players" in str(err.value)
     assert "from the command line" in str(err.value) and f"from {cfg}" in str(err.value)
-    assert "Lower bots to 7 or fewer." in str(err.value)
+    assert str(err.value).endswith("Ask for 7 computer players or fewer with bots = 7.")  # where bots was written
 
 
 def test_bad_toml_says_the_line(cfg):
@@ -273,6 +275,7 @@ def test_config_lines_show_every_setting_and_its_source(cfg):
     lines = describe(load_settings({"bots": 3, "lang": "nl", "microphone": "USB"}))
     assert lines == [
         f"Config file: {cfg} (it exists).",
+        f"Saved games: {os.path.join(os.environ['VOICEGAME_DATA_DIR'], 'games')} (from VOICEGAME_DATA_DIR).",
         f"players = Alice, Ben  (from: {cfg})",
         "bots = 3  (from: command line)",
         "level = memory  (from: default)",
@@ -385,3 +388,85 @@ def test_a_pack_file_without_dutch_names_is_refused_in_dutch(cfg, tmp_path):
         load_settings({"lang": "nl", "deck": str(pack)})
     assert str(err.value).startswith("De kaarten uit pets.toml hebben geen Nederlandse namen: speel in het Engels")
     assert load_settings({"deck": str(pack)}).deck == str(pack)
+
+
+# Each table that is too small or too large, and the sentence: the fix is said as it is written where
+# the value came from (an option, or a line of the config file), and asks for what is missing.
+TABLES = [
+    ({"players": [], "bots": 1}, "", "A game needs at least 2 players, but there are no people and 1 computer player"
+     " (from the command line). Name the people who play with --players Alice,Ben, or ask for 2 computer players"
+     " with --bots 2."),
+    ({"players": ["Alice"], "bots": 0}, "", "A game needs at least 2 players, but there is 1 person and no computer"
+     " players (from the command line). Add a computer player with --bots 1, or another person with"
+     " --players Alice,Ben."),
+    ({"players": [f"P{i}" for i in range(12)], "bots": 1}, "", "A game has at most 12 players, but there are 12"
+     " people and 1 computer player (from the command line). Ask for no computer players with --bots 0."),
+    ({}, 'players = ["Ben"]\nbots = 0\n', "A game needs at least 2 players, but there is 1 person and no computer"
+     " players (from {cfg}). Add a computer player with bots = 1, or another person with"
+     ' players = ["Ben", "Cara"].'),
+    ({}, "players = [" + ", ".join(f'"P{i}"' for i in range(11)) + "]\n", "A game has at most 12 players, but"
+     " there are 11 people and 2 computer players (from {cfg}). Ask for 1 computer player or fewer with bots = 1."),
+    ({"bots": 0}, "players = []\n", "A game needs at least 2 players, but there are no people and no computer"
+     " players (from {cfg} and from the command line). Name the people who play with players = [\"Alice\","
+     ' "Ben"], or ask for 2 computer players with --bots 2.'),
+]
+
+
+@pytest.mark.parametrize(("given", "text", "said"), TABLES)
+def test_a_table_of_the_wrong_size_says_the_fix_as_it_is_written_there(cfg, given, text, said):
+    """F-cli-2: not "Write bots = 1 or more" to someone who gave --bots 1 and named nobody."""
+    if text:
+        _write(cfg, text)
+    with pytest.raises(ConfigError) as err:
+        load_settings(given)
+    assert str(err.value) == said.format(cfg=cfg)
+
+
+@pytest.mark.parametrize(("given", "said"), [
+    ({"players": ["Alice", "alice"]},
+     "On the command line, --players Alice,alice gives the name Alice twice. Give every player a different name."),
+    ({"bots": 12}, "On the command line, --bots 12 is too high. Write a number of computer players from 0 to 11;"
+                   " for example --bots 2."),
+    ({"bots": "two"}, "On the command line, --bots must be a whole number, not two. Write it like this: --bots 2."),
+    ({"rules": "clasic"}, "On the command line, --rules clasic is not a rules profile. Did you mean classic? Write one"
+                          " of: guide, classic, dutch; for example --rules guide."),
+    ({"deck": "jacques"}, "On the command line, --deck jacques is not a built-in deck. Did you mean jaques? Write one"
+                          " of: jaques, letters, sporting, standard, or the path of a .toml pack; for example"
+                          " --deck jaques."),
+    ({"microphone": " "}, "On the command line, --microphone is empty. Write it like this: --microphone USB, or a"
+                          " number from voicegame devices."),
+])
+def test_a_bad_command_line_value_is_said_as_an_option(cfg, given, said):
+    with pytest.raises(ConfigError) as err:
+        load_settings(given)
+    assert str(err.value) == said
+
+
+def test_young_children_the_file_names_who_are_not_playing_get_a_note(cfg):
+    """F-cli-5: a note, not a refusal: the same file serves the games they do play in."""
+    from voicegame.config import children_not_playing, children_note
+
+    _write(cfg, 'players = ["Alice", "Sam"]\nchildren = ["sam", "Zed"]\n')
+    settings = load_settings()
+    assert children_not_playing(settings) == ["Zed"]  # Sam plays, in any case
+    assert children_note(settings) == "The config file names Zed as a young child, but Zed is not playing."
+    assert children_note(settings, "nl") == "Het instellingenbestand noemt Zed een jong kind, maar Zed speelt niet mee."
+    lines = describe(settings)
+    at = lines.index(f"children = sam, Zed  (from: {cfg})")
+    assert lines[at + 1] == ("  Note: the players do not include Zed, so children counts for Zed only in a game Zed"
+                             " plays in.")
+    two = load_settings({"players": ["Alice"]})
+    assert children_note(two) == "The config file names sam and Zed as young children, but they are not playing."
+    assert children_note(load_settings({"players": ["Zed", "Sam"]})) is None
+    # Named on the command line, they are refused by the game itself (--child Zed), not noted here.
+    assert children_note(load_settings({"players": ["Alice"], "children": ["Zed"]})) is None
+
+
+def test_config_says_where_games_are_saved(cfg, monkeypatch, tmp_path):
+    """F-save-4: the folder voicegame play saves games in, and how to move it."""
+    monkeypatch.setenv("VOICEGAME_DATA_DIR", str(tmp_path / "data"))
+    assert describe(load_settings())[1] == f"Saved games: {tmp_path / 'data' / 'games'} (from VOICEGAME_DATA_DIR)."
+    monkeypatch.delenv("VOICEGAME_DATA_DIR")
+    line = describe(load_settings())[1]
+    assert line.startswith("Saved games: ") and line.endswith(
+        f"{os.sep}voicegame{os.sep}games (set VOICEGAME_DATA_DIR to keep them somewhere else).")

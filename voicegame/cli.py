@@ -18,11 +18,12 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, NoReturn
 
 from voicegame.bots import BOT_LEVELS, make_bot
 from voicegame.config import (
-    COMMAND_LINE, RATE_RANGE, ConfigError, Settings, cli_values, describe, languages, load_settings, write_example,
+    COMMAND_LINE, RATE_RANGE, ConfigError, Settings, check_option, cli_values, describe, language_problem, languages,
+    load_settings, write_example,
 )
 from voicegame.decks import Deck, DeckError, builtin_decks, load_deck
 from voicegame.engine import (
@@ -79,9 +80,10 @@ def _rules_from_args(args: argparse.Namespace) -> Rules:
 def _add_game_options(p: argparse.ArgumentParser, rules: str | None = "guide") -> None:
     """``rules``: the default profile (None: from the config file, whose default is guide)."""
     p.add_argument("--deck", help="built-in deck name or path to a .toml pack (default: the profile's deck)")
-    p.add_argument("--rules", default=rules, choices=sorted(PROFILES), help="rules profile (default guide)")
+    p.add_argument("--rules", default=rules, type=_setting("rules"), metavar="PROFILE",
+                   help=f"rules profile: {', '.join(PROFILES)} (default guide)")
     p.add_argument("--rule", action="append", metavar="NAME=VALUE", help="override one rule, e.g. stock=5")
-    p.add_argument("--seed", type=int, help="seed for the deal (default: a random one, printed)")
+    p.add_argument("--seed", type=_whole("--seed", 42), help="seed for the deal (default: a random one, printed)")
 
 
 def _bot_names(humans: list[str], count: int, deck: Deck, lang: str) -> list[str]:
@@ -719,6 +721,8 @@ def cmd_understand(args: argparse.Namespace) -> int:
         hand = _asker_and_hand(args, deck, players)
     except ValueError as exc:
         return _fail(str(exc))
+    if problem := language_problem(Settings(deck=args.deck, lang=args.lang)):
+        return _fail(problem)  # as the game refuses it: Dutch words would be matched against English names
     understander = Understander(deck, players, lang=args.lang)
     if args.file:
         try:
@@ -736,7 +740,7 @@ def cmd_understand(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(result.to_json(), ensure_ascii=False), flush=True)
         else:
-            _out(_describe(result))
+            _out(_describe(result, args.lang))
     return 0
 
 
@@ -753,14 +757,32 @@ def _asker_and_hand(args: argparse.Namespace, deck: Deck, players: list[str]) ->
     return hand
 
 
-def _describe(r: Understanding) -> str:
+# The words around what ``understand`` and ``transcribe`` found, in the understander's language (the
+# reasons it gives are in it already). Card ids and command names stay as they are: they are the game's.
+_DESCRIBED = {
+    "en": {"ask": "ask {target} for {what}", "who": "(who?)", "confirm": " (would ask to confirm)",
+           "confidence": ", confidence {confidence}.", "not_understood": "not understood: {reason}",
+           "let_pass": "let pass (table talk, not for the game).", "command": "command: {intent}.",
+           "nothing": "nothing heard."},
+    "nl": {"ask": "vraag {target} om {what}", "who": "(wie?)", "confirm": " (zou eerst vragen of het klopt)",
+           "confidence": ", zekerheid {confidence}.", "not_understood": "niet begrepen: {reason}",
+           "let_pass": "genegeerd (praat aan tafel, niet voor het spel).", "command": "opdracht: {intent}.",
+           "nothing": "niets gehoord."},
+}
+
+
+def _described(lang: str, key: str, **fields: Any) -> str:
+    return _DESCRIBED.get(lang, _DESCRIBED["en"])[key].format(**fields)
+
+
+def _describe(r: Understanding, lang: str = "en") -> str:
     if r.intent in ("ask", "ask_family"):
-        what = r.card or r.family
-        head = f"ask {r.target or '(who?)'} for {what}"
-        return head + (" (would ask to confirm)" if r.confirm else "") + f", confidence {r.confidence}."
+        head = _described(lang, "ask", target=r.target or _described(lang, "who"), what=r.card or r.family)
+        return (head + (_described(lang, "confirm") if r.confirm else "")
+                + _described(lang, "confidence", confidence=r.confidence))
     if r.intent == "none":
-        return f"not understood: {r.reason}" if r.reason else "let pass (table talk, not for the game)."
-    return f"command: {r.intent}."
+        return _described(lang, "not_understood", reason=r.reason) if r.reason else _described(lang, "let_pass")
+    return _described(lang, "command", intent=r.intent)
 
 
 def cmd_say(args: argparse.Namespace) -> int:
@@ -802,6 +824,8 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
         hand = _asker_and_hand(args, deck, players)
     except ValueError as exc:
         return _fail(str(exc))
+    if problem := language_problem(Settings(deck=args.deck, lang=args.lang)):
+        return _fail(problem)
     understander = Understander(deck, players, lang=args.lang)
     words = speech_grammar(load_grammar(args.lang), understander.phrases)
 
@@ -825,7 +849,10 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
         try:
             heard = _utterances(WavSource(path).pcm())
         except SpeechError as exc:
-            print(json.dumps({"file": path, "error": str(exc)}), flush=True)
+            if args.json:  # a row for every file
+                print(json.dumps({"file": path, "error": str(exc)}), flush=True)
+            else:
+                print(exc, file=sys.stderr, flush=True)
             unreadable += 1
             continue
         recognizer = recognizer or listening()
@@ -841,7 +868,8 @@ def cmd_transcribe(args: argparse.Namespace) -> int:
                "decode_ms": round(hearing.decode_ms, 1), **meaning}
         more = f" (the first of {len(heard)} utterances)" if len(heard) > 1 else ""
         print(json.dumps(row, ensure_ascii=False) if args.json else
-              f"{path}: {hearing.text!r}{more} -> {_describe(result)}" if hearing.text else f"{path}: nothing heard.",
+              f"{path}: {hearing.text!r}{more} -> {_describe(result, args.lang)}" if hearing.text else
+              f"{path}: {_described(args.lang, 'nothing')}",
               flush=True)
     return 1 if unreadable else 0  # a script must not take a missing file for silence
 
@@ -863,7 +891,7 @@ def _table_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--asker", required=True, help="the player whose turn it is")
     p.add_argument("--hand", help="the asker's cards, comma-separated ids such as bun:mrs; legality then sharpens"
                    " the choice")
-    p.add_argument("--lang", default="en", help="en or nl (default en)")
+    p.add_argument("--lang", default="en", type=_setting("lang"), help="en or nl (default en)")
     p.add_argument("--phase", default="cards", choices=["cards", "families"],
                    help="what is asked for: single cards, or whole families (default cards)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
@@ -901,13 +929,60 @@ def _rate(text: str) -> int:
     return value
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but an option's value refused with a sentence of ours (``_setting``, ``_whole``: one that
+    begins with a capital, as argparse's own messages never do) is said as that sentence alone, without the
+    usage block in front of it; the exit status stays argparse's 2."""
+
+    def error(self, message: str) -> NoReturn:
+        _, sep, sentence = message.partition(": ")
+        if message.startswith("argument ") and sep and sentence[:1].isupper():
+            self.exit(2, sentence + "\n")
+        super().error(message)
+
+
+def _setting(key: str) -> Callable[[str], Any]:
+    """The type of an option that is also a setting of the config file: checked as the file's are, so a
+    wrong value is the sentence ``voicegame play`` says for it (On the command line, --bots must be a whole
+    number, not two. Write it like this: --bots 2.)."""
+
+    def check(text: str) -> Any:
+        value: Any = text
+        if key in ("bots", "rate"):
+            try:
+                value = int(text)
+            except ValueError:
+                pass  # said as not a whole number
+        try:
+            return check_option(key, value)
+        except ConfigError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    check.__name__ = key
+    return check
+
+
+def _whole(option: str, example: int) -> Callable[[str], int]:
+    """The type of an option that takes any whole number (--seed)."""
+
+    def whole(text: str) -> int:
+        try:
+            return int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"On the command line, {option} must be a whole number, not {text}."
+                                             f" Write it like this: {option} {example}.") from None
+
+    return whole
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="voicegame", description="Happy Families for voice, keyboard and screen reader.")
+    parser = _Parser(prog="voicegame", description="Happy Families for voice, keyboard and screen reader.")
     sub = parser.add_subparsers(dest="command")
 
     p = sub.add_parser("play", help="play a game in the terminal")
     p.add_argument("--players", help="human players, comma-separated, in clockwise order (e.g. Alice,Ben)")
-    p.add_argument("--bots", type=int, help="number of computer players, seated after the humans (default 2,"
+    p.add_argument("--bots", type=_setting("bots"),
+                   help="number of computer players, seated after the humans (default 2,"
                    " or none when --players is given)")
     p.add_argument("--level", help=f"computer level: {', '.join(BOT_LEVELS)} (default memory)")
     p.add_argument("--verbose", action="store_true", default=None, help="full card names and more detail")
@@ -916,7 +991,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-save", action="store_true",
                    help="don't keep a journal of this game (with --resume: play on from the saved game, which stays as"
                    " it was)")
-    p.add_argument("--lang", choices=["en", "nl"], help="language of requests and narration (default en)")
+    p.add_argument("--lang", type=_setting("lang"),
+                   help=f"language of requests and narration: {' or '.join(languages())} (default en)")
     p.add_argument("--voice", action=argparse.BooleanOptionalAction, default=None,
                    help="speak and listen (default: when a microphone is there; falls back to the keyboard)")
     p.add_argument("--seat", action="append", metavar="NAME=WHERE",
@@ -927,7 +1003,8 @@ def build_parser() -> argparse.ArgumentParser:
                    " of its name (voicegame devices lists them); turns voice on, as --voice")
     p.add_argument("--narrator", metavar="VOICE", help="the game's speech voice, an espeak-ng voice such as en-us"
                    " or en-us+f3 (default: the language's own; voicegame devices lists them); turns voice on")
-    p.add_argument("--rate", type=int, help="speaking speed in words a minute")
+    p.add_argument("--rate", type=_setting("rate"), help=f"speaking speed in words a minute, {RATE_RANGE[0]} to"
+                   f" {RATE_RANGE[1]}")
     p.add_argument("--volume", type=_volume, default=1.0, help="loudness of the game's voice, 0.1 to 1 (default 1)")
     p.add_argument("--push-to-talk", action="store_true",
                    help="press Enter before and after speaking, instead of the game waiting for a pause")
@@ -996,7 +1073,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="play computer-only games and count wins and speed")
     p.add_argument("--games", type=_how_many, default=100)
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--players", type=_whole("--players", 4), default=4)
     p.add_argument("--bots", default="random", help="one level for all, or one per seat, comma-separated")
     p.add_argument("--json", action="store_true")
     _add_game_options(p)

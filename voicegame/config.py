@@ -27,9 +27,9 @@ from voicegame.engine import PROFILES, profile
 from voicegame.speech.recognizers import BACKENDS
 from voicegame.understanding.grammar import GRAMMAR_DIR
 
-__all__ = ["COMMAND_LINE", "DEFAULT", "MAX_PLAYERS", "ConfigError", "Settings", "cli_values", "config_path",
-           "deck_languages", "decks_in", "describe", "language_problem", "load_settings", "read_config",
-           "write_example"]
+__all__ = ["COMMAND_LINE", "DEFAULT", "MAX_PLAYERS", "ConfigError", "Settings", "check_option", "cli_values",
+           "children_note", "children_not_playing", "config_path", "deck_languages", "decks_in", "describe",
+           "language_problem", "load_settings", "read_config", "write_example"]
 
 DEFAULT = "default"
 COMMAND_LINE = "command line"
@@ -108,6 +108,35 @@ EXAMPLES = {
     "narrator": 'narrator = "en-us+f3"',
     "seats": 'a [seats] table with one line per player, like Alice = "terminal"',
 }
+
+# How each is given on the command line (voicegame play's options): said when the value came from there.
+OPTIONS = {
+    "players": "--players Alice,Ben",
+    "bots": "--bots 2",
+    "level": "--level memory",
+    "deck": "--deck jaques",
+    "rules": "--rules guide",
+    "lang": "--lang en",
+    "voice": "--voice",
+    "asr": "--asr auto",
+    "verbose": "--verbose",
+    "polite_reminder": "--polite-reminder",
+    "children": "--child Sam",
+    "rate": "--rate 170",
+    "microphone": "--microphone USB",
+    "loudspeaker": "--loudspeaker Speakers",
+    "narrator": "--narrator en-us+f3",
+    "seats": "--seat Alice=terminal",
+}
+
+
+def _written(key: str, value: Any, cli: bool) -> str:
+    """A setting as it is written where it was given: ``--bots 2`` on the command line, ``bots = 2`` in the file."""
+    if not cli:
+        return f"{key} = {_toml(value)}"
+    if isinstance(value, (list, tuple)):
+        value = ",".join(map(str, value))
+    return f"{OPTIONS[key].split()[0]} {value}"
 
 
 def config_path() -> Path:
@@ -199,7 +228,7 @@ def load_settings(cli: Mapping[str, Any] | None = None, path: Path | None = None
     for key, value in (cli or {}).items():
         if key not in NAMES:
             raise ConfigError(f"On the command line, there is no setting called {key}.")
-        given[key] = _check(key, value, "On the command line, ", base=Path.cwd())
+        given[key] = check_option(key, value)
     settings = _given(settings, COMMAND_LINE, given)
     if table:
         _check_table(settings)
@@ -207,6 +236,12 @@ def load_settings(cli: Mapping[str, Any] | None = None, path: Path | None = None
         if problem:
             raise ConfigError(problem)
     return settings
+
+
+def check_option(key: str, value: Any) -> Any:
+    """A value given on the command line for the setting ``key``, checked as the config file's are:
+    in the type Settings keeps, or a ConfigError saying what to give, as an option."""
+    return _check(key, value, "On the command line, ", base=Path.cwd(), cli=True)
 
 
 def _given(settings: Settings, source: str, values: dict[str, Any]) -> Settings:
@@ -217,19 +252,38 @@ def _given(settings: Settings, source: str, values: dict[str, Any]) -> Settings:
 
 
 def _check_table(settings: Settings) -> None:
-    total = len(settings.players) + settings.bots
+    """People and computer players together make a table of 2 to 12; if not, what to give instead, in
+    the words of where it would be given (an option, or a line of the config file)."""
+    people, bots = list(settings.players), settings.bots
+    total = len(people) + bots
     if MIN_PLAYERS <= total <= MAX_PLAYERS:
         return
     origin = sorted({settings.source("players"), settings.source("bots")} - {DEFAULT})
     said = f" ({' and '.join(_origin_phrase(o) for o in origin)})" if origin else ""
-    people = _count(len(settings.players), "person", "people")
+    there = (f"there {_is(len(people))} {_count(len(people), 'person', 'people')} and"
+             f" {_count(bots, 'computer player', 'computer players')}{said}")
+
+    def written(key: str, value: Any) -> str:
+        # A setting left at its default is changed where the other one was given (the file: for
+        # every game), or else on the command line.
+        source = settings.source(key)
+        if source == DEFAULT:
+            source = settings.source("bots" if key == "players" else "players")
+        return _written(key, value, source in (COMMAND_LINE, DEFAULT))
+
     if total < MIN_PLAYERS:
-        raise ConfigError(f"A game needs at least {MIN_PLAYERS} players, but there {_is(len(settings.players))}"
-                          f" {people} and {_count(settings.bots, 'computer player', 'computer players')}{said}."
-                          " Write bots = 1 or more, or add a name to players.")
-    raise ConfigError(f"A game has at most {MAX_PLAYERS} players, but there {_is(len(settings.players))}"
-                      f" {people} and {_count(settings.bots, 'computer player', 'computer players')}{said}."
-                      f" Lower bots to {max(MAX_PLAYERS - len(settings.players), 0)} or fewer.")
+        if not people:
+            fix = (f"Name the people who play with {written('players', ['Alice', 'Ben'])}, or ask for"
+                   f" {MIN_PLAYERS} computer players with {written('bots', MIN_PLAYERS)}.")
+        else:
+            other = next(n for n in ("Ben", "Cara") if n.casefold() not in {p.casefold() for p in people})
+            fix = (f"Add a computer player with {written('bots', MIN_PLAYERS - len(people))}, or another person"
+                   f" with {written('players', people + [other])}.")
+        raise ConfigError(f"A game needs at least {MIN_PLAYERS} players, but {there}. {fix}")
+    most = MAX_PLAYERS - len(people)
+    raise ConfigError(f"A game has at most {MAX_PLAYERS} players, but {there}. Ask for"
+                      f" {_count(most, 'computer player', 'computer players')}{' or fewer' if most else ''}"
+                      f" with {written('bots', most)}.")
 
 
 def deck_languages(deck: str) -> tuple[str, ...] | None:
@@ -333,18 +387,22 @@ def _toml(value: Any) -> str:
     return str(value)
 
 
-def _check(key: str, value: Any, where: str, base: Path) -> Any:
-    """``value`` in the type Settings keeps, or a ConfigError naming ``where``, ``key`` and the fix."""
-    example = EXAMPLES[key]
+def _check(key: str, value: Any, where: str, base: Path, cli: bool = False) -> Any:
+    """``value`` in the type Settings keeps, or a ConfigError naming ``where``, ``key`` and the fix;
+    ``cli``: given on the command line, so said as an option (``--bots 2``), not a line of the file."""
+    example = OPTIONS[key] if cli else EXAMPLES[key]
+    name = OPTIONS[key].split()[0] if cli else key
+    setting = _written(key, value, cli)
 
     def wrong(kind: str) -> ConfigError:
-        return ConfigError(f"{where}{key} must be {kind}, not {_toml_shown(value)}. Write it like this: {example}.")
+        shown = value if cli and isinstance(value, str) else _toml_shown(value)
+        return ConfigError(f"{where}{name} must be {kind}, not {shown}. Write it like this: {example}.")
 
     def choose(choices: tuple[str, ...] | list[str], what: str) -> str:
         if not isinstance(value, str):
             raise wrong("a word in quotes")
         if value not in choices:
-            raise ConfigError(f"{where}{key} = {_toml(value)} is not {what}.{_did_you_mean(value, choices)}"
+            raise ConfigError(f"{where}{setting} is not {what}.{_did_you_mean(value, choices)}"
                               f" Write one of: {', '.join(choices)}; for example {example}.")
         return value
 
@@ -355,19 +413,20 @@ def _check(key: str, value: Any, where: str, base: Path) -> Any:
             raise wrong("a list of names in quotes")
         names = [v.strip() for v in value]
         if any(not n for n in names):
-            raise ConfigError(f"{where}players has an empty name. Write it like this: {example}.")
+            raise ConfigError(f"{where}{name} has an empty name. Write it like this: {example}.")
         folded = [n.casefold() for n in names]
         for n in names:
             if folded.count(n.casefold()) > 1:
-                raise ConfigError(f"{where}players names {n} twice. Give every player a different name.")
+                raise ConfigError(f"{where}{setting} gives the name {n} twice. Give every player a different name.")
         if len(names) > MAX_PLAYERS:
-            raise ConfigError(f"{where}players names {len(names)} people, but a game has at most {MAX_PLAYERS}.")
+            raise ConfigError(f"{where}{name} gives {len(names)} names, but a game has at most {MAX_PLAYERS}"
+                              " players.")
         return tuple(names)
     if key == "children":
         if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
             raise wrong("a list of names in quotes")
         if any(not v.strip() for v in value):
-            raise ConfigError(f"{where}children has an empty name. Write it like this: {example}.")
+            raise ConfigError(f"{where}{name} has an empty name. Write it like this: {example}.")
         return tuple(dict.fromkeys(v.strip() for v in value))
     if key in ("bots", "rate"):
         if isinstance(value, bool) or not isinstance(value, int):
@@ -375,7 +434,7 @@ def _check(key: str, value: Any, where: str, base: Path) -> Any:
         low, high = (0, MAX_PLAYERS - 1) if key == "bots" else RATE_RANGE
         if not low <= value <= high:
             unit = "computer players" if key == "bots" else "words a minute"
-            raise ConfigError(f"{where}{key} = {value} is too {'low' if value < low else 'high'}."
+            raise ConfigError(f"{where}{setting} is too {'low' if value < low else 'high'}."
                               f" Write a number of {unit} from {low} to {high}; for example {example}.")
         return value
     if key in ("verbose", "polite_reminder"):
@@ -387,15 +446,15 @@ def _check(key: str, value: Any, where: str, base: Path) -> Any:
     if key == "rules":
         return choose(list(PROFILES), "a rules profile")
     if key == "lang":
-        return choose(languages(), "a language with templates")
+        return choose(languages(), "a language the game can be played in")
     if key == "voice":
         return choose(VOICE_MODES, "a voice setting")
     if key == "asr":
         return choose(BACKENDS, "a recognizer")
     if key == "deck":
-        return _check_deck(value, where, base, wrong)
+        return _check_deck(value, where, base, wrong, cli)
     if key in ("microphone", "loudspeaker"):
-        return _check_device(value, where, key, "a sound device name in quotes or a device number",
+        return _check_device(value, where, name, "a sound device name in quotes or a device number",
                              f"Write it like this: {example}, or a number from voicegame devices.")
     if key == "narrator":
         return _check_narrator(value, where, wrong)
@@ -410,7 +469,7 @@ def _toml_shown(value: Any) -> str:
     return _toml(value)
 
 
-def _check_deck(value: Any, where: str, base: Path, wrong) -> str:
+def _check_deck(value: Any, where: str, base: Path, wrong, cli: bool = False) -> str:
     if not isinstance(value, str):
         raise wrong("a deck name in quotes")
     decks = builtin_decks()
@@ -420,12 +479,12 @@ def _check_deck(value: Any, where: str, base: Path, wrong) -> str:
         path = Path(value).expanduser()
         path = path if path.is_absolute() else base / path
         if not path.is_file():
-            raise ConfigError(f"{where}deck names the file {path}, which is not there."
+            raise ConfigError(f"{where}{'--deck' if cli else 'deck'} names the file {path}, which is not there."
                               f" Write the path of a .toml pack, or one of: {', '.join(decks)}.")
         return str(path)
-    raise ConfigError(f"{where}deck = {_toml(value)} is not a built-in deck.{_did_you_mean(value, decks)}"
+    raise ConfigError(f"{where}{_written('deck', value, cli)} is not a built-in deck.{_did_you_mean(value, decks)}"
                       f" Write one of: {', '.join(decks)}, or the path of a .toml pack; for example"
-                      f" {EXAMPLES['deck']}.")
+                      f" {OPTIONS['deck'] if cli else EXAMPLES['deck']}.")
 
 
 def _check_seats(value: Any, where: str) -> tuple[tuple[str, str | int], ...]:
@@ -484,12 +543,56 @@ def _shown(settings: Settings, name: str) -> str:
     return str(value)
 
 
+def children_not_playing(settings: Settings) -> list[str]:
+    """The young children the config file names who are not among ``settings.players``: the game
+    leaves them out (the file serves many games), where ``--child`` naming nobody is refused."""
+    if settings.source("children") in (COMMAND_LINE, DEFAULT):
+        return []
+    playing = {p.casefold() for p in settings.players}
+    return [name for name in settings.children if name.casefold() not in playing]
+
+
+def _and(names: list[str], word: str) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"
+
+
+def children_note(settings: Settings, lang: str | None = None) -> str | None:
+    """The note for a game whose config file names young children who are not playing, in ``lang``
+    (the game's): a short word, not a refusal, since the same file serves games they play in."""
+    absent = children_not_playing(settings)
+    if not absent:
+        return None
+    if (lang or settings.lang) == "nl":
+        if len(absent) == 1:
+            return f"Het instellingenbestand noemt {absent[0]} een jong kind, maar {absent[0]} speelt niet mee."
+        return f"Het instellingenbestand noemt {_and(absent, 'en')} jonge kinderen, maar zij spelen niet mee."
+    if len(absent) == 1:
+        return f"The config file names {absent[0]} as a young child, but {absent[0]} is not playing."
+    return f"The config file names {_and(absent, 'and')} as young children, but they are not playing."
+
+
+def _games_folder() -> str:
+    """Where ``voicegame play`` saves games, and why there."""
+    from voicegame.table.journal import data_dir
+
+    folder = data_dir() / "games"
+    if os.environ.get("VOICEGAME_DATA_DIR"):
+        return f"Saved games: {folder} (from VOICEGAME_DATA_DIR)."
+    return f"Saved games: {folder} (set VOICEGAME_DATA_DIR to keep them somewhere else)."
+
+
 def describe(settings: Settings, path: Path | None = None) -> list[str]:
-    """The lines of ``voicegame config``: where the file is, and every setting with its source."""
+    """The lines of ``voicegame config``: where the file is, where games are saved, and every setting
+    with its source (and a note on young children named there who are not among the players)."""
     path = config_path() if path is None else path
     state = "it exists" if path.is_file() else "it does not exist yet, so the defaults are used"
-    lines = [f"Config file: {path} ({state})."]
-    lines += [f"{name} = {_shown(settings, name)}  (from: {settings.source(name)})" for name in NAMES]
+    lines = [f"Config file: {path} ({state}).", _games_folder()]
+    for name in NAMES:
+        lines.append(f"{name} = {_shown(settings, name)}  (from: {settings.source(name)})")
+        if name == "children" and (absent := children_not_playing(settings)):
+            them = "them" if len(absent) > 1 else absent[0]
+            lines.append(f"  Note: the players do not include {_and(absent, 'or')}, so children counts for {them}"
+                         f" only in a game {'they play' if len(absent) > 1 else absent[0] + ' plays'} in.")
     return lines
 
 
