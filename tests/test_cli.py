@@ -613,6 +613,8 @@ def test_play_with_no_options_says_why_the_last_game_played_is_not_offered(monke
     _unfinished_game(tmp_path, monkeypatch)
     damaged = tmp_path / "games" / "zzz-newest.jsonl"
     damaged.write_text("")
+    later = damaged.stat().st_mtime + 60  # the last game played, whatever the clock's resolution
+    os.utime(damaged, (later, later))
     printed = _terminal_main(monkeypatch, tmp_path, ["quit"])
     assert printed[0] == "The saved game zzz-newest.jsonl is damaged at its very start, so it cannot be resumed."
     assert printed[1].startswith("New game")

@@ -855,3 +855,24 @@ def test_who_do_you_want_to_ask_takes_a_name_in_a_few_words(answer, target):
     # "Bung" heard may be a said "Bun": the question names the trade.
     assert printed[-1] == f"Did you ask {target} for Mrs. Bung the Brewer's Wife? Say yes or no.", printed
 
+
+
+def test_a_player_who_stays_silent_on_their_turn_is_reminded_once():
+    """A young or blind player who missed "Your turn, Sam." would wait in silence with the game:
+    after 20 s of silence the reminder is said, once; a shorter silence gets none."""
+    from voicegame.speech.render import speech_pcm
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.voice import REMIND_AFTER, VoiceIO
+    from voicegame.understanding import Understander
+
+    game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
+    request = speech_pcm("What cards do I have?")
+    for silence, reminded in ((REMIND_AFTER + 10, True), (REMIND_AFTER - 5, False)):
+        audio = _silence(silence) + request + _silence(1.0)
+        printed: list[str] = []
+        voice = VoiceIO(steady_recognizer(), TextSpeaker(write=lambda line: None),
+                        [audio[i : i + CHUNK] for i in range(0, len(audio), CHUNK)], printed.append,
+                        understander=Understander(game.deck, game.players))
+        voice.listen_to("Alice", "It's still your turn, Alice.")
+        assert voice.read().text == "what cards do i have"
+        assert printed.count("It's still your turn, Alice.") == (1 if reminded else 0), printed

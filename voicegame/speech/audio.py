@@ -711,6 +711,11 @@ class PushToTalk:
         self._pcm.append(pcm)
         return [Event("audio", pcm, self._now())]
 
+    @property
+    def in_speech(self) -> bool:
+        """Between the two presses, as ``Segmenter.in_speech`` within an utterance."""
+        return self.talking
+
     def flush(self) -> list[Event]:
         """The stream ended: close an open utterance, as the second key press would."""
         return self.key() if self.talking else []

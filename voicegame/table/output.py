@@ -30,9 +30,10 @@ class Output:
         number may come instead), a player's "name", "flip" (a centre card), or None (anything). A
         listener can then listen for just that; lines of text need nothing."""
 
-    def listen_to(self, player: str) -> None:
+    def listen_to(self, player: str, reminder: str | None = None) -> None:
         """The human player whose turn it is, who speaks next: a listener may tune its ears to
-        them (a young child's voice); lines of text need nothing."""
+        them (a young child's voice), and say ``reminder`` if nobody speaks for a while; lines of
+        text need nothing."""
 
     def let_pass(self) -> str | None:
         """The last words heard and let pass (not clearly meant for the game) before the utterance

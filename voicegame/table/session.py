@@ -285,7 +285,8 @@ class TextTable:
                 continue
             if g.observation(player).phase == "flip" and self._flip_offered != len(g.actions):
                 self._offer_flip(player)
-            self.out.listen_to(player)
+            reminder = None if self.paused else self._lines(self.p("still_your_turn", player=player))[0]
+            self.out.listen_to(player, reminder)
             said = self.read_line()
             if said is None:  # and whether the game can be carried on, as quit says
                 self.say(self.p("input_ended"))

@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from voicegame.speech.audio import Gate, PushToTalk, Segmenter
 from voicegame.config import RATE_RANGE
-from voicegame.speech.base import Hearing, Recognizer, Speaker, SpeechError, Voice
+from voicegame.speech.base import SAMPLE_RATE, Hearing, Recognizer, Speaker, SpeechError, Voice
 from voicegame.table.narration import prompt
 from voicegame.table.output import Output
 from voicegame.table.session import as_heard
@@ -29,6 +29,7 @@ __all__ = ["VoiceIO", "doubted_yes", "taken_at_table", "worth_hearing"]
 
 MIN_RATE, MAX_RATE = RATE_RANGE
 RECORDING_WAIT = 0.02  # seconds between looks at the speaker while a recording waits for it
+REMIND_AFTER = 20.0  # seconds of silence on a player's turn before the reminder (``listen_to``) is said
 
 
 def worth_hearing(hearing: Hearing, understander: Understander | None) -> bool:
@@ -105,6 +106,8 @@ class VoiceIO(Output):
         self.talk_over = talk_over
         self._segmenter = PushToTalk() if push_to_talk else Segmenter(end_silence=end_silence)
         self._gate = Gate(speaker, on_reset=self._reset)
+        self._reminder: str | None = None  # said once after REMIND_AFTER seconds of silence (``listen_to``)
+        self._quiet = 0.0  # seconds of audio since the game last spoke or anyone began to speak
         if understander is not None:
             self.listen_for_game(understander)
 
@@ -140,8 +143,9 @@ class VoiceIO(Output):
         self._expecting = answer
         self.listen_for(*answer_jsgf(load_grammar(self._understander.lang), self._understander.phrases, answer))
 
-    def listen_to(self, player: str) -> None:
+    def listen_to(self, player: str, reminder: str | None = None) -> None:
         self._child = player in self.children
+        self._reminder, self._quiet = reminder, 0.0
         if self.recognizer is not None:
             self.recognizer.set_child_voice(self._child)
 
@@ -235,6 +239,7 @@ class VoiceIO(Output):
             pcm = chunk if self.push_to_talk or self._recording or self.talk_over else self._gate.filter(chunk)
             if pcm is None:
                 continue
+            self._remind_after_silence(len(pcm) / 2 / SAMPLE_RATE)
             for event in self._segmenter.push(pcm):
                 if event.kind == "start" and self.talk_over:
                     self.speaker.stop()
@@ -246,6 +251,17 @@ class VoiceIO(Output):
             if hearing:
                 return hearing
         return None
+
+    def _remind_after_silence(self, seconds: float) -> None:
+        """Say the reminder once when nobody has spoken for REMIND_AFTER seconds (a young or blind
+        player who missed "Your turn, Sam." would otherwise wait in silence with the game)."""
+        if self.speaker.busy() or self._segmenter.in_speech:
+            self._quiet = 0.0
+            return
+        self._quiet += seconds
+        if self._reminder is not None and self._quiet >= REMIND_AFTER:
+            reminder, self._reminder = self._reminder, None
+            self.public(reminder)
 
     def _key(self) -> str | Hearing | None:
         """A typed line, if one is waiting. Enter alone stops the speech, and with push-to-talk
@@ -263,7 +279,7 @@ class VoiceIO(Output):
             else:
                 interrupting = self.speaker.busy()
                 self.speaker.stop()
-                if self.push_to_talk and (self._segmenter.talking or not interrupting):
+                if self.push_to_talk and (self._segmenter.in_speech or not interrupting):
                     for event in self._segmenter.key():
                         if event.kind == "start":  # a player who cannot see the screen's state hears it read
                             self.print_line(prompt(self.speaker.lang, "listening"))
