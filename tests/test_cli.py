@@ -1023,3 +1023,19 @@ def test_transcribe_says_a_file_it_cannot_read_as_a_plain_line_unless_asked_for_
     assert cli.main([*table, "--json"]) == 1
     assert json.loads(capsys.readouterr().out) == {"file": missing,
                                                    "error": "The sound file missing.wav could not be opened."}
+
+
+def test_the_config_files_young_children_are_found_in_any_case_and_the_others_named(tmp_path):
+    """children = ["sam"] in the file is the player Sam (it was left out for its small letter), and
+    a child the file names who is not playing gets a short note, not silence."""
+    config = tmp_path / "config.toml"
+    config.write_text('children = ["sam", "Zed"]\n')
+    env = {"VOICEGAME_DATA_DIR": str(tmp_path), "VOICEGAME_CONFIG": str(config)}
+    proc = run_cli("play", "--players", "Sam,Alice", "--seed", "3", "--no-save", stdin="quit\n", env=env)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "The config file names Zed as a young child, but Zed is not playing."
+    journal = run_cli("play", "--players", "Sam,Alice", "--seed", "3", stdin="quit\n", env=env)
+    assert journal.returncode == 0, journal.stderr
+    (path,) = (tmp_path / "games").glob("*.jsonl")
+    assert json.loads(path.read_text().splitlines()[0])["children"] == ["Sam"]

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, NoReturn
 
 from voicegame.bots import BOT_LEVELS, make_bot
 from voicegame.config import (
-    COMMAND_LINE, RATE_RANGE, ConfigError, Settings, check_option, cli_values, describe, language_problem, languages,
-    load_settings, write_example,
+    COMMAND_LINE, RATE_RANGE, ConfigError, Settings, check_option, children_note, cli_values, describe, language_problem,
+    languages, load_settings, write_example,
 )
 from voicegame.decks import Deck, DeckError, builtin_decks, load_deck
 from voicegame.engine import (
@@ -142,6 +142,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         _use_settings(args, settings)
     if args.resume:
         return _resume(args, settings, voice)
+    if note := children_note(settings):
+        _out(note)
     rules = _rules_from_args(args)
     deck = load_deck(args.deck or rules.deck, three_generations=rules.three_generations)
     humans = [] if only_bots else list(settings.players)
@@ -200,10 +202,11 @@ def _use_settings(args: argparse.Namespace, settings: Settings) -> None:
                           and settings.asr in ("vosk", "pocketsphinx")):
         voice = True
     args.voice = voice
+    playing = {name.casefold(): name for name in settings.players}  # the file's seats and children: if here
     args.seat = [f"{name}={where}" for name, where in settings.seat_map.items()
-                 if settings.source("seats") == COMMAND_LINE or name in settings.players]  # the file's: if here
-    args.children = [name for name in settings.children
-                     if settings.source("children") == COMMAND_LINE or name in settings.players]
+                 if settings.source("seats") == COMMAND_LINE or name.casefold() in playing]
+    args.children = [playing.get(name.casefold(), name) for name in settings.children
+                     if settings.source("children") == COMMAND_LINE or name.casefold() in playing]
 
 
 def _talk(voice: VoiceIO | None, conversation: Callable[..., Any], lang: str = "en") -> Any:
