@@ -1130,3 +1130,18 @@ def test_the_example_after_words_not_understood_is_a_request_the_rules_allow(lan
     follow = table.understander.understand(example, asker="Alice")
     assert follow.is_move and any(isinstance(a, Ask) and (a.target, a.card) == (follow.target, follow.card)
                                   for a in game.observation("Alice").legal_actions()), (said, follow)
+
+
+def test_help_names_five_cards_and_with_more_detail_every_card_that_may_be_asked_for():
+    game = _alice_to_move()
+    wanted = [game.deck.card(r["card"]).name("en", "short") for r in game.observation("Alice").legal_requests()]
+    assert len(wanted) > 5
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
+    table.handle("Alice", "help")
+    short = out.private_lines["Alice"][-2]
+    assert short.startswith("You can ask ") and " or others (more detail lists them all). For example: " in short
+    assert sum(card in short for card in wanted) <= 6  # five, and the example's
+    table.handle("Alice", "more detail")
+    table.handle("Alice", "help")
+    full = out.private_lines["Alice"][-2]
+    assert all(card in full for card in wanted) and "others" not in full

@@ -768,6 +768,8 @@ class TextTable:
         wanted = [self.narrator.card(r["card"], "short") for r in obs.legal_requests() if "card" in r]
         if not wanted:
             return [self._commands()]
-        shown = self.narrator.names(wanted[:5] + ([self.p("others")] if len(wanted) > 5 else []), "or")
+        if len(wanted) > 5 and not self.narrator.verbose:  # "more detail" lists them all
+            wanted = wanted[:5] + [self.p("others")]
+        shown = self.narrator.names(wanted, "or")
         return [self.p("help_cards", targets=self.narrator.names(targets, "or"), cards=shown, target=targets[0],
                        card=wanted[0]), self._commands()]
