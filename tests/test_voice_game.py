@@ -481,8 +481,11 @@ def test_words_the_model_cannot_hear_are_reported_once():
                                  "Type them instead, or give players other names."]  # a listener hears it too
 
 
-def test_push_to_talk_hears_what_is_said_between_two_presses_of_enter():
-    """Speech before the first press is not listened to; what comes between the presses is."""
+@pytest.mark.parametrize("narrating", [False, True])
+def test_push_to_talk_hears_what_is_said_between_two_presses_of_enter(narrating):
+    """Speech before the first press is not listened to; what comes between the presses is. A press
+    while the game speaks only stops the speech: it must not also start listening (the next press,
+    meant to start, would end an empty utterance: "I heard nothing")."""
     import queue
 
     from voicegame.speech.render import speech_pcm
@@ -490,7 +493,18 @@ def test_push_to_talk_hears_what_is_said_between_two_presses_of_enter():
     from voicegame.table.voice import VoiceIO
     from voicegame.understanding import Understander
 
+    class Narrating(TextSpeaker):
+        speaking = narrating
+
+        def busy(self) -> bool:
+            return self.speaking
+
+        def stop(self) -> None:
+            self.speaking = False
+
     typed: queue.Queue[str | None] = queue.Queue()
+    if narrating:
+        typed.put("")  # pressed while the game was still speaking
 
     def microphone():
         chatter = speech_pcm("Pass the juice please.")
@@ -503,50 +517,12 @@ def test_push_to_talk_hears_what_is_said_between_two_presses_of_enter():
 
     game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
     printed: list[str] = []
-    voice = VoiceIO(steady_recognizer(), TextSpeaker(write=lambda line: None), microphone(), printed.append,
-                    understander=Understander(game.deck, game.players), typed=typed, push_to_talk=True)
-    assert voice.read().text == "what cards do i have"
-    # The first press is shown (a screen reader says it): the player knows the game now listens.
-    assert printed == ["(listening: press Enter when you have finished)", "(heard: what cards do i have)"]
-
-
-def test_push_to_talk_enter_while_the_game_speaks_only_stops_the_speech():
-    """Enter stops a long narration; with push to talk that press must not also start listening
-    (the next press, meant to start, would end an empty utterance: "I heard nothing")."""
-    import queue
-
-    from voicegame.speech.render import speech_pcm
-    from voicegame.speech.tts import TextSpeaker
-    from voicegame.table.voice import VoiceIO
-    from voicegame.understanding import Understander
-
-    class Narrating(TextSpeaker):
-        speaking = True
-
-        def busy(self) -> bool:
-            return self.speaking
-
-        def stop(self) -> None:
-            self.speaking = False
-
-    typed: queue.Queue[str | None] = queue.Queue()
-    typed.put("")  # pressed while the game was still speaking
-
-    def microphone():
-        request = speech_pcm("What cards do I have?")
-        yield from [bytes(CHUNK)] * 5
-        typed.put("")  # press: start talking
-        yield from (request[i : i + CHUNK] for i in range(0, len(request), CHUNK))
-        typed.put("")  # press: done
-        yield from [bytes(CHUNK)] * 10
-
-    game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
-    printed: list[str] = []
     speaker = Narrating(write=lambda line: None)
     voice = VoiceIO(steady_recognizer(), speaker, microphone(), printed.append,
                     understander=Understander(game.deck, game.players), typed=typed, push_to_talk=True)
     assert voice.read().text == "what cards do i have"
     assert not speaker.speaking
+    # The first press is shown (a screen reader says it): the player knows the game now listens.
     assert printed == ["(listening: press Enter when you have finished)", "(heard: what cards do i have)"]
 
 
