@@ -71,9 +71,10 @@ def test_a_tie_break_round_nobody_completes_is_played_again_by_the_same_players(
              "match_target": 0}, centre=centre, round_players=["Alice", "Ben"], tiebreak=True, pending="flip",
              dealer="Ben")
     events = g.apply(Pass())
-    assert events[0] == {"type": "tiebreak", "players": ["Alice", "Ben"]}
+    assert events[0] == {"type": "tiebreak", "players": ["Alice", "Ben"], "again": True}  # "still tied"
     deal = events[1]
     assert deal["type"] == "deal" and deal["players"] == ["Alice", "Ben"] and deal["dealer"] in deal["players"]
+    assert deal["sudden_death"] == 2  # said "Sudden-death round 2", not the next round's number
     assert "round_over" not in types(events)
 
 

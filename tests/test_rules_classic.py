@@ -72,10 +72,13 @@ def test_dealt_complete_family_goes_on_the_table():
     for s in range(300):
         g = Game(NAMES[:2], rules=CLASSIC, seed=s)
         for e in of_type(g.log, "family_complete"):
-            assert e["dealt"]
-            assert e["family"] in g.families_of(e["player"])
-            assert not any(c.startswith(e["family"] + ":") for c in g.hand(e["player"]))
+            assert e["dealt"] and e["face_down"]
+            assert "family" not in e  # face down: the public log does not say which family it is
             found = True
+        assert sum(len(g.families_of(p)) for p in NAMES[:2]) == len(of_type(g.log, "family_complete"))
+        for p in NAMES[:2]:
+            for f in g.families_of(p):
+                assert not any(c.startswith(f + ":") for c in g.hand(p))
     assert found
 
 
@@ -162,7 +165,7 @@ def test_second_phase_starts_when_all_families_are_complete():
     g = _last_family_position()
     events = g.apply(Ask("Ben", card="wing:miss"))
     assert types(events)[:3] == ["ask", "transfer", "family_complete"]
-    assert {"type": "phase", "phase": "families", "player": "Cara"} in events
+    assert {"type": "phase", "phase": "families", "player": "Cara", "face_down": True} in events
     assert not g.over and g.phase == "families"
     # now every request is for a whole family
     assert g.legal_actions() and all(a.family and a.card is None for a in g.legal_actions())
@@ -261,3 +264,93 @@ def test_random_classic_games_end_with_one_owner_of_everything():
         assert len(g.winners) == 1
         assert sorted(g.families_of(g.winners[0])) == sorted(SPORTING)
         assert_cards_conserved(g)
+
+
+# ------------------------------------------------------------------ families face down (F-rules-1)
+
+
+@seed("003", "should he possess a complete family of 4 cards, it should be placed face downwards on the table.")
+def test_classic_lays_families_face_down_and_the_others_do_not():
+    assert CLASSIC.families_face_down
+    assert not profile("guide").families_face_down and not profile("dutch").families_face_down
+
+
+@seed("003", "should he possess a complete family of 4 cards, it should be placed face downwards on the table.")
+def test_other_players_families_are_not_in_an_observation_in_the_second_phase():
+    g = families_phase({"Alice": SPORTING[:5], "Ben": SPORTING[5:8], "Cara": SPORTING[8:]})
+    obs = g.observation("Alice")
+    assert not obs.families_public
+    assert obs.families_of(0) == list(range(5))  # her own
+    with pytest.raises(ValueError):
+        obs.families_of(1)
+    assert obs.family_owner(0) == 0 and obs.family_owner(6) is None  # Ben's Salts: not hers to know
+    assert [obs.family_count(s) for s in range(3)] == [5, 3, 4]
+    face_up = Game.from_position(build({p: [] for p in ("Alice", "Ben", "Cara")}, deck="sporting",
+                                       rules={"profile": "classic", "families_face_down": False},
+                                       families={"Alice": SPORTING[:5], "Ben": SPORTING[5:8], "Cara": SPORTING[8:]},
+                                       turn="Alice", phase="families"))
+    assert face_up.observation("Alice").families_of(1) == [5, 6, 7]
+
+
+@seed("003", "should he possess a complete family of 4 cards, it should be placed face downwards on the table.")
+def test_a_family_dealt_complete_is_hidden_from_the_other_players():
+    g = next(g for g in (Game(NAMES[:3], rules=CLASSIC, seed=s) for s in range(300))
+             if of_type(g.log, "family_complete"))
+    owner = of_type(g.log, "family_complete")[0]["player"]
+    laid = g._complete
+    for p in NAMES[:3]:
+        obs = g.observation(p)
+        if p == owner:
+            assert obs.complete_mask == laid and obs.unnamed_families == 0
+        else:
+            assert obs.complete_mask == 0 and obs.unnamed_families == len(g.families_of(owner))
+    # A state file keeps which families were laid down unnamed.
+    again = Game.from_position(g.position())
+    assert again.position() == g.position() and "unnamed_families" in g.position()
+
+
+@pytest.mark.parametrize("level", ["random", "child", "memory", "expert"])
+def test_second_phase_choices_do_not_depend_on_who_holds_the_hidden_families(level):
+    """The same counts and the same public log, the families dealt out differently: the same request."""
+    from voicegame.bots import make_bot
+
+    a = families_phase({"Alice": SPORTING[:2], "Ben": SPORTING[2:7], "Cara": SPORTING[7:]})
+    b = families_phase({"Alice": SPORTING[:2], "Ben": SPORTING[7:], "Cara": SPORTING[2:7]})
+    for s in range(10):
+        assert make_bot(level, a, "Alice", s).choose() == make_bot(level, b, "Alice", s).choose()
+
+
+@seed("003", "When all the families have been completed, the game proceeds on the same lines, but instead of"
+             " asking for one card such as Mr. Strong, the player asks for the four cards, namely, \" Is Mr."
+             " Strong and Family at home?\"")
+def test_the_second_phase_can_have_misses():
+    """With the owners public, whoever completed the last family asked for each in turn and took all 12:
+    face down, players who forget (child level) ask where a family is not."""
+    from voicegame.bots import make_bot
+
+    misses = 0
+    for s in range(10):
+        g = Game(NAMES[:4], rules=CLASSIC, seed=s)
+        bots = {p: make_bot("child", g, p, s) for p in NAMES[:4]}
+        while not g.over:
+            g.apply(bots[g.current_player].choose())
+        start = types(g.log).index("phase")
+        misses += len(of_type(g.log[start:], "not_at_home"))
+        assert len(g.winners) == 1 and len(g.families_of(g.winners[0])) == 12
+    assert misses > 0
+
+
+@pytest.mark.parametrize("level", ["child", "memory", "expert"])
+def test_bots_ask_where_they_heard_a_family_go(level):
+    """In the second phase a bot asks for a family where the table heard it completed or handed over."""
+    from voicegame.bots import make_bot
+
+    g = _last_family_position()
+    g.apply(Ask("Ben", card="wing:miss"))  # Cara completes the Wings, said aloud, and asks first
+    g.apply(Ask("Alice", family="back"))  # handed over, said aloud
+    g.apply(Ask("Ben", family="carr"))  # Not at home: Ben's turn
+    g.apply(Ask("Alice", family="wing"))  # Not at home: Alice's turn
+    assert g.current_player == "Alice"
+    for s in range(10):
+        choice = make_bot(level, g, "Alice", s).choose()
+        assert (choice.target, choice.family) in {("Cara", "wing"), ("Cara", "back")}

@@ -344,3 +344,63 @@ def test_whole_random_match_has_a_single_winner_over_the_target():
         if "tiebreak" not in types(g.log):
             assert max(final["totals"].values()) >= 10
             assert final["totals"][g.winners[0]] == max(final["totals"].values())
+
+
+# ------------------------------------------------------------------ saying a tie-break (F-rules-2)
+
+
+def _sudden_death_position(rules="dutch", totals=None):
+    """A sudden-death round in progress (all 44 cards between Alice and Ben); Alice completes the Buns next."""
+    hands = {"Alice": ["bun:mr", "bun:mrs", "bun:master"], "Ben": ["bun:miss"], "Cara": []}
+    for fam in JAQUES:
+        if fam != "bun":
+            hands["Alice"] += [f"{fam}:mr", f"{fam}:mrs"]
+            hands["Ben"] += [f"{fam}:master", f"{fam}:miss"]
+    extra = {"totals": totals} if totals else {}
+    return Game.from_position(build(hands, deck="jaques", rules=rules, round=2, round_players=["Alice", "Ben"],
+                                    tiebreak=True, **extra))
+
+
+@seed("004", "Gelijkspellen worden beslist met één extra ronde die alleen door de gelijkspelende spelers wordt"
+             " gespeeld.")
+@pytest.mark.parametrize("lang,said", [
+    ("en", "Game over. Alice wins the sudden-death round, and with it the match."),
+    ("nl", "Het spel is uit. Alice wint de beslissingsronde, en daarmee de wedstrijd."),
+])
+def test_the_ending_says_the_sudden_death_round_decided_it(lang, said):
+    """Not "Alice wins with 10 families in total" just after Ben was said to have 10 too."""
+    from voicegame.table.narration import Narrator
+
+    g = _sudden_death_position(totals={"Alice": 10, "Ben": 10, "Cara": 4})
+    events = g.apply(Ask("Ben", card="bun:miss"))
+    assert g.over and events[-1]["type"] == "game_over" and events[-1]["tiebreak"]
+    assert Narrator(g.deck, lang=lang).sentence(events[-1]) == said
+
+
+def test_a_tie_break_of_a_single_round_wins_the_game():
+    from voicegame.table.narration import Narrator
+
+    g = _sudden_death_position(rules={"profile": "guide", "tie_break": True})
+    events = g.apply(Ask("Ben", card="bun:miss"))
+    assert Narrator(g.deck).sentence(events[-1]) == "Game over. Alice wins the sudden-death round, and with it the game."
+
+
+@seed("004", "Gelijkspellen worden beslist met één extra ronde die alleen door de gelijkspelende spelers wordt"
+             " gespeeld.")
+def test_a_sudden_death_round_is_called_one():
+    from voicegame.table.narration import Narrator
+
+    g = _end_of_round({"Alice": 5, "Ben": 8, "Cara": 0})  # 10 - 10 - 4
+    events = g.apply(Ask("Ben", card="bun:miss"))
+    deal = of_type(events, "deal")[0]
+    assert deal["sudden_death"] == 1
+    dealer = deal["dealer"]
+    assert Narrator(g.deck).sentence(deal) == f"Sudden-death round. {dealer} deals."
+    assert Narrator(g.deck, lang="nl").sentence(deal) == f"Beslissingsronde. {dealer} deelt."
+    assert Narrator(g.deck).sentence(dict(deal, sudden_death=2)) == f"Sudden-death round 2. {dealer} deals."
+    again = {"type": "tiebreak", "players": ["Alice", "Ben"], "again": True}
+    assert Narrator(g.deck).sentence(again) == "Alice and Ben are still tied, so another sudden-death round decides."
+    # The rounds of the match itself are still numbered.
+    g = _end_of_round({"Alice": 0, "Ben": 0, "Cara": 0})
+    deal = of_type(g.apply(Ask("Ben", card="bun:miss")), "deal")[0]
+    assert "sudden_death" not in deal and Narrator(g.deck).sentence(deal).startswith("Round 2. ")

@@ -1132,6 +1132,56 @@ def test_the_example_after_words_not_understood_is_a_request_the_rules_allow(lan
                                   for a in game.observation("Alice").legal_actions()), (said, follow)
 
 
+# ----------------------------------------------------------- families face down (classic, F-rules-1)
+
+_SPORTING = ["back", "carr", "duck", "mike", "pug", "putt", "salt", "snap", "strong", "swift", "weed", "wing"]
+
+
+def test_status_in_the_classic_second_phase_names_no_one_s_families():
+    """The classic card lays families face down (003): with status naming every owner, whoever completed
+    the last family asked for each in turn and took all 12. Status tells how many; a player hears their
+    own with hand, privately."""
+    game = Game.from_position({"deck": "sporting", "rules": "classic", "players": ["Alice", "Ben", "Cara"],
+                               "hands": {"Alice": [], "Ben": [], "Cara": []}, "turn": "Alice", "phase": "families",
+                               "families": {"Alice": _SPORTING[:5], "Ben": _SPORTING[5:8], "Cara": _SPORTING[8:]}})
+    table, out = _run_lines(game, [], bots={"Ben": "memory", "Cara": "memory"})
+    table.handle("Alice", "status")
+    status = out.lines()[-1]
+    assert status == "Alice's turn. Alice 0 cards, 5 families; Ben 0 cards, 3 families; Cara 0 cards, 4 families."
+    table.handle("Alice", "hand")
+    assert out.private_lines["Alice"][-1] == "Alice, you hold 5 families: Back, Carr, Duck, Mike and Pug."
+    face_up = Game.from_position(dict(game.position(), rules={"profile": "classic", "families_face_down": False}))
+    table, out = _run_lines(face_up, [], bots={"Ben": "memory", "Cara": "memory"})
+    table.handle("Alice", "status")
+    assert "Ben 0 cards, 3 families (Putt, Salt and Snap)" in out.lines()[-1]
+
+
+def test_a_classic_game_says_no_family_s_owner_in_the_second_phase_but_what_happens():
+    """Played to the end with one person asking at random: after "Every family is complete", a family is
+    named only in a request or a hand-over (what the table hears), never in a list of who holds what."""
+    game = Game(["Alice", "Ben", "Cara"], rules=profile("classic"), seed=5)
+    rng = random.Random(5)
+
+    def script(table):
+        g = table.game
+        if rng.random() < 0.3:
+            return rng.choice(["status", "history", "hand"])
+        return _request_text(g, g.current_player, rng.randrange(10**6))
+
+    table, out = _table(game, {"Ben": "memory", "Cara": "child"}, script)
+    table.run()
+    assert game.over
+    lines = out.lines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Every family is complete."))
+    assert lines[start].endswith("The families lie face down: remember who holds which.")
+    surnames = [game.deck.family(f).name("en", "surname") for f in _SPORTING]
+    said = re.compile(r"^(\w+ asks \w+: is the \w+ family at home\?|\w+ gives the \w+ family to \w+\."
+                      r"|\w+ asked \w+ for .+: .*)$")  # history: the last requests, a memory aid
+    for line in lines[start + 1:]:
+        if any(re.search(rf"\b{s}\b", line) for s in surnames):
+            assert said.match(line), line
+
+
 def test_help_names_five_cards_and_with_more_detail_every_card_that_may_be_asked_for():
     game = _alice_to_move()
     wanted = [game.deck.card(r["card"]).name("en", "short") for r in game.observation("Alice").legal_requests()]

@@ -1,7 +1,8 @@
 """The "child" level: keeps to its biggest family and remembers only the last few things said.
 
 Its memory is the last ``MEMORY`` requests, hand-overs, "Not at home"s and turned-over centre
-cards of the current round; anything older is forgotten.
+cards of the current round; anything older is forgotten. In the second phase, with families face down,
+it remembers who holds a family from the last ``MEMORY`` completions and whole-family hand-overs only.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import random
 from typing import Any
 
 from voicegame.bots.base import Bot
-from voicegame.bots.knowledge import ask_laid_out_family, bits
+from voicegame.bots.knowledge import ask_whole_family, bits
 from voicegame.engine import Action, Ask, Flip, Observation
 
 _REMEMBERED = ("ask", "transfer", "not_at_home", "flip")
@@ -49,10 +50,35 @@ class ChildBot(Bot):
         obs = self.obs
         phase = obs.phase
         if phase == "families":
-            return ask_laid_out_family(obs, self.rng)
+            return self._ask_family()
         if phase == "flip":
             return self._flip()
         return self._ask()
+
+    def _ask_family(self) -> Action:
+        """A whole family: where one of the last few completions or hand-overs put it, else a guess."""
+        owner = [-1] * len(self._family)
+        not_owner = [0] * len(self._family)
+        seat = {p: i for i, p in enumerate(self.obs.players)}
+        seen = 0
+        log = self.obs.log
+        for i in range(len(log) - 1, -1, -1):  # newest first: an older sighting does not overwrite a newer one
+            e = log[i]
+            kind = e["type"]
+            if kind == "deal":
+                break
+            if "family" not in e or kind not in ("family_complete", "transfer", "not_at_home"):
+                continue
+            f = self._family[e["family"]]
+            if kind == "not_at_home":
+                if owner[f] < 0:
+                    not_owner[f] |= 1 << seat[e["player"]]
+            elif owner[f] < 0:
+                owner[f] = seat[e["player" if kind == "family_complete" else "to"]]
+            seen += 1
+            if seen == self.MEMORY:
+                break
+        return ask_whole_family(self.obs, self.rng, owner, not_owner)
 
     def _flip(self) -> Action:
         obs = self.obs

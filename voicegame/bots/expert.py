@@ -5,7 +5,8 @@ known positives, "asked for the family, so holds one", hand sizes, propagated), 
 per place (``holder_probabilities``). The expert asks for the (player, card) most likely to succeed,
 preferring, among equals, the family it is closest to completing, then one it has already shown
 (every request tells the table a family it holds). Under the ask-by-surname rule it asks for the
-(player, family) most likely to hold any missing member.
+(player, family) most likely to hold any missing member. In a second phase with families face down it
+asks where it remembers a family to be, else the player most likely to hold one (``ask_whole_family``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from voicegame.engine import Action, Ask
 
 class ExpertBot(InformedBot):
     level = "expert"
+    weigh_guesses = True
 
     def probabilities(self) -> dict[int, dict[int, float]]:
         """P(hidden card at location), from this seat's point of view."""

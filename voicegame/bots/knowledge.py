@@ -3,8 +3,9 @@
 ``Knowledge`` reads only the events it has not read yet, starts afresh at every deal and when the
 log list is replaced (undo replays a game into a new list), so a decision costs the new events only.
 
-Locations are seats ``0..n-1``, then ``stock`` (the Go Fish stock) and ``centre`` (face-down
-centre cards nobody has turned over yet). Everything here is sound: the real deal always
+Locations are seats ``0..n-1``, then ``stock`` (the Go Fish stock), ``centre`` (face-down
+centre cards nobody has turned over yet) and ``down`` (families another player laid face down from
+the deal without naming them, under ``families_face_down``). Everything here is sound: the real deal always
 satisfies every fact recorded, so the expert's narrowing (``possible_holders``) never contradicts it.
 """
 
@@ -16,7 +17,8 @@ from typing import Any
 from voicegame.bots.base import Bot
 from voicegame.engine import Action, Ask, Flip, Observation, Pass
 
-__all__ = ["Knowledge", "ask_laid_out_family", "bits", "choose_flip", "holder_probabilities", "narrow"]
+__all__ = ["Knowledge", "ask_laid_out_family", "ask_whole_family", "bits", "choose_flip", "holder_probabilities",
+           "narrow"]
 
 
 def bits(mask: int) -> list[int]:
@@ -38,7 +40,10 @@ class Knowledge:
       each valid until that seat could have gained the card (it receives it, or draws from the stock);
     * ``has_family[s]``: families seat ``s`` holds at least one card of (it asked for one), valid until
       it gives a card of that family away;
-    * ``centre_known``: face-down centre slot -> the card seen there when it was turned over and not kept.
+    * ``centre_known``: face-down centre slot -> the card seen there when it was turned over and not kept;
+    * ``owner[f]``: the seat the table last heard holds complete family ``f`` (it was completed by name, or
+      handed over in the second phase), else -1; ``not_owner[f]``: seats that said "Not at home" to it
+      in the second phase (or asked for it), valid until they receive it.
     """
 
     def __init__(self, obs: Observation) -> None:
@@ -52,6 +57,8 @@ class Knowledge:
         self.n = len(obs.players)
         self.stock = self.n
         self.centre = self.n + 1
+        self.down = self.n + 2
+        self.n_families = len(deck.families)
         self.bluff = obs.rules.bluff
         self._log: list[dict[str, Any]] | None = None
         self._read = 0
@@ -62,6 +69,8 @@ class Knowledge:
         self.cannot = [0] * self.n_cards
         self.has_family = [0] * self.n
         self.centre_known: dict[int, int] = {}
+        self.owner = [-1] * self.n_families
+        self.not_owner = [0] * self.n_families
         self.families_phase = False
         self._asked_family: int | None = None
 
@@ -86,8 +95,15 @@ class Knowledge:
         elif kind == "transfer":
             if "cards" in e:
                 self._transfer(self.seat_of[e["from"]], self.seat_of[e["to"]], e["cards"])
+            elif "family" in e:  # the second phase: a whole family changes hands
+                f = self.family_index[e["family"]]
+                to = self.seat_of[e["to"]]
+                self.owner[f] = to
+                self.not_owner[f] &= ~(1 << to)
         elif kind == "not_at_home":
             if self.families_phase:
+                if "family" in e:
+                    self.not_owner[self.family_index[e["family"]]] |= 1 << self.seat_of[e["player"]]
                 return
             t = self.seat_of[e["player"]]
             if "card" in e:
@@ -112,8 +128,11 @@ class Knowledge:
             else:
                 self.centre_known[e["slot"]] = c
         elif kind == "family_complete":
-            gone = ~(1 << self.family_index[e["family"]])
-            self.has_family = [h & gone for h in self.has_family]
+            if "family" in e:  # (a family laid face down from the deal is not named)
+                f = self.family_index[e["family"]]
+                self.owner[f] = self.seat_of[e["player"]]
+                gone = ~(1 << f)
+                self.has_family = [h & gone for h in self.has_family]
         elif kind == "phase":
             self.families_phase = True
         elif kind == "deal":
@@ -121,6 +140,8 @@ class Knowledge:
 
     def _ask(self, e: dict[str, Any]) -> None:
         if self.families_phase:
+            if "family" in e and not self.bluff:  # one does not ask for a family one holds
+                self.not_owner[self.family_index[e["family"]]] |= 1 << self.seat_of[e["player"]]
             return
         p = self.seat_of[e["player"]]
         if "card" in e:
@@ -163,12 +184,14 @@ class Knowledge:
         return ((1 << self.n_cards) - 1) & ~seen
 
     def counts(self) -> list[int]:
-        """How many hidden cards each location holds: hand sizes, stock size, unseen centre cards."""
+        """How many hidden cards each location holds: hand sizes, stock size, unseen centre cards, cards of
+        families laid face down unnamed."""
         obs = self.obs
         out = [0 if s == obs.seat else obs.hand_size(s) for s in range(self.n)]
         slots = obs.centre_slots
         out.append(obs.stock_size)
         out.append(sum(1 for s in slots if s not in self.centre_known))
+        out.append(obs.unnamed_families * self.m)
         return out
 
     def possible_holders(self) -> tuple[dict[int, int], list[int], list[tuple[int, int]]]:
@@ -296,12 +319,53 @@ def holder_probabilities(
 
 
 def ask_laid_out_family(obs: Observation, rng: random.Random) -> Action:
-    """Second phase: families lie face up, so ask someone for one they hold (it always succeeds)."""
-    mine = set(obs.families_of(obs.seat))
+    """Second phase with families face up: ask someone for one they hold (it always succeeds)."""
+    return ask_whole_family(obs, rng, [-1] * len(obs.deck.families), [0] * len(obs.deck.families))
+
+
+def ask_whole_family(obs: Observation, rng: random.Random, owner: list[int], not_owner: list[int],
+                     weigh: bool = False) -> Action:
+    """Second phase: ask for a family where it is known to be, else guess.
+
+    Where families lie face up everyone sees them, so the request always succeeds. Face down
+    (``families_face_down``) a bot knows only what it remembers: ``owner[f]`` (a seat, or -1) and
+    ``not_owner[f]`` (seats ruled out), read from what the table was told. It asks for a remembered
+    family when it has one; otherwise it guesses a family it does not hold and a player who may have it:
+    among those, one with families not yet accounted for, the likeliest (most unaccounted-for families)
+    with ``weigh``, any at random without.
+    """
+    me = obs.seat
+    players = obs.players
     keys = [f.key for f in obs.deck.families]
-    seat = {p: i for i, p in enumerate(obs.players)}
-    options = [Ask(t, family=keys[f]) for t in obs.legal_targets() for f in obs.families_of(seat[t]) if f not in mine]
-    return rng.choice(options) if options else rng.choice(obs.legal_actions())
+    seat = {p: i for i, p in enumerate(players)}
+    targets = [seat[t] for t in obs.legal_targets()]
+    mine = set(obs.families_of(me))
+    if obs.families_public:
+        owner = [-1] * len(keys)
+        for t in targets:
+            for f in obs.families_of(t):
+                owner[f] = t
+    live = set(targets)
+    known = [Ask(players[owner[f]], family=keys[f]) for f in range(len(keys))
+             if f not in mine and owner[f] in live]
+    if known:
+        return rng.choice(known)
+    accounted = {t: sum(1 for f in range(len(keys)) if owner[f] == t) for t in targets}
+    open_slots = {t: obs.family_count(t) - accounted[t] for t in targets}
+    guesses: list[tuple[float, int, int]] = []
+    for f in range(len(keys)):
+        if f in mine or owner[f] >= 0:
+            continue
+        cands = [t for t in targets if open_slots[t] > 0 and not not_owner[f] >> t & 1]
+        total = sum(open_slots[t] for t in cands)
+        guesses += [(open_slots[t] / total, f, t) for t in cands]
+    if weigh and guesses:
+        best = max(p for p, _, _ in guesses)
+        guesses = [g for g in guesses if g[0] >= best - 1e-9]
+    if guesses:
+        _, f, t = rng.choice(guesses)
+        return Ask(players[t], family=keys[f])
+    return rng.choice(obs.legal_actions())
 
 
 def choose_flip(obs: Observation, centre_known: dict[int, int], rng: random.Random) -> Action:
@@ -335,8 +399,12 @@ class InformedBot(Bot):
         if phase == "flip":
             return choose_flip(obs, self.know.centre_known, self.rng)
         if phase == "families":
-            return ask_laid_out_family(obs, self.rng)
+            return ask_whole_family(obs, self.rng, self.know.owner, self.know.not_owner, weigh=self.weigh_guesses)
         return self._ask()
+
+    # Whether a second-phase guess (families face down, owner forgotten or never told) goes to the likeliest
+    # player (the expert) or to any player who may hold the family (memory).
+    weigh_guesses = False
 
     def _ask(self) -> Action:
         raise NotImplementedError

@@ -1,7 +1,8 @@
 """The "memory" level: a player who remembers the whole game but does no arithmetic.
 
 It asks where a card is known to be, never repeats a "Not at home" that still holds, and
-prefers a player who has shown (by asking) that they hold the family.
+prefers a player who has shown (by asking) that they hold the family. In a second phase with families
+face down it remembers every family it heard completed or handed over, and guesses where it does not know.
 """
 
 from __future__ import annotations

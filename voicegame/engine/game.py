@@ -143,6 +143,7 @@ class Game:
         self._penalty = rules.politeness_penalty
         self._surname = rules.ask_by_surname
         self._miss_to_asked = rules.after_miss == "asked"
+        self._face_down = rules.families_face_down
         # A loaded position (our own copy: undo rebuilds from it), or None when dealt from the seed.
         self._start = None if start is None else copy.deepcopy(start)
         self._dealer0 = self._seat_in_setup(dealer) if dealer is not None else len(players) - 1
@@ -175,6 +176,7 @@ class Game:
         self.hands = [0] * n
         self.families: list[list[int]] = [[] for _ in range(n)]
         self._complete = 0
+        self._unnamed = 0  # families laid face down without being named (families_face_down): see Observation
         self.stock: list[int] = []
         self.centre: list[int] = []
         self._seen = 0  # centre slots turned over and put back: their cards are public
@@ -193,6 +195,7 @@ class Game:
         self.totals = [0] * n
         self.round_players: tuple[int, ...] = tuple(range(n))
         self.tiebreak = False
+        self._sudden = 0  # sudden-death rounds dealt so far
         self.dealer = self._dealer0
         self.last_completer: int | None = None
         self.over = False
@@ -224,6 +227,7 @@ class Game:
         self.hands = hands = [0] * n
         self.families = [[] for _ in range(n)]
         self._complete = 0
+        self._unnamed = 0
         self._seen = 0
         self._waiting = 0
         self._targets = None
@@ -244,17 +248,18 @@ class Game:
         for j, s in enumerate(deal_order):  # one card at a time round the table: seat j gets every k-th
             hands[s] = sum(map(bit, dealt[j::k]))
         players = self.players
-        self.log.append(
-            {
-                "type": "deal",
-                "round": self.round + 1,
-                "dealer": players[self.dealer],
-                "players": [players[s] for s in seats],
-                "hand_sizes": {players[s]: hands[s].bit_count() for s in seats},
-                "stock": len(self.stock),
-                "centre": len(self.centre),
-            }
-        )
+        deal = {
+            "type": "deal",
+            "round": self.round + 1,
+            "dealer": players[self.dealer],
+            "players": [players[s] for s in seats],
+            "hand_sizes": {players[s]: hands[s].bit_count() for s in seats},
+            "stock": len(self.stock),
+            "centre": len(self.centre),
+        }
+        if self.tiebreak:
+            deal["sudden_death"] = self._sudden  # the first sudden-death round is 1
+        self.log.append(deal)
         for s in deal_order:
             if self._whole_families(hands[s]):
                 if rules.lay_out_dealt_families:
@@ -729,6 +734,13 @@ class Game:
         self.families[s].append(f)
         self._complete |= 1 << f
         self.last_completer = s
+        if dealt and self._face_down:
+            # 003: a family complete in the dealt hand "should be placed face downwards on the table". Nobody
+            # else has seen any of its cards, so the log (which is public) does not say which family it is.
+            self._unnamed |= 1 << f
+            self.log.append({"type": "family_complete", "player": self.players[s], "families": len(self.families[s]),
+                             "dealt": True, "face_down": True})
+            return
         self.log.append({"type": "family_complete", "player": self.players[s], "family": self._family_keys[f],
                          "families": len(self.families[s]), "dealt": dealt})
 
@@ -749,7 +761,10 @@ class Game:
             self.phase = "families"
             self.pending_flip = False
             self._targets = None
-            self.log.append({"type": "phase", "phase": "families", "player": self.players[self.last_completer]})
+            event = {"type": "phase", "phase": "families", "player": self.players[self.last_completer]}
+            if self._face_down:
+                event["face_down"] = True
+            self.log.append(event)
             if len(owners) == 1:
                 self._round_over()
                 return True
@@ -786,8 +801,12 @@ class Game:
 
     def _decide(self, leaders: list[int]) -> None:
         if len(leaders) > 1 and self.rules.tie_break:
-            self.log.append({"type": "tiebreak", "players": [self.players[s] for s in leaders]})
+            event = {"type": "tiebreak", "players": [self.players[s] for s in leaders]}
+            if self.tiebreak:
+                event["again"] = True  # a sudden-death round left them tied
+            self.log.append(event)
             self.tiebreak = True
+            self._sudden += 1
             self._next_round(tuple(leaders))
             return
         self.over = True
@@ -796,7 +815,9 @@ class Game:
         self.winners = [self.players[s] for s in leaders]
         self.log.append({"type": "game_over", "winners": self.winners, "scores": self.scores(),
                          **({"totals": {p: self.totals[s] for s, p in enumerate(self.players)}}
-                            if self.rules.match_target else {})})
+                            if self.rules.match_target else {}),
+                         # Decided by a sudden-death round: the scores are that round's, the totals still tied.
+                         **({"tiebreak": True} if self.tiebreak else {})})
 
     def _next_round(self, seats: tuple[int, ...] | list[int]) -> None:
         """Deal the next round to ``seats``. The deal moves clockwise (or to the round's single winner);
@@ -849,6 +870,8 @@ class Game:
             pos["tiebreak"] = True
         if self.last_completer is not None:
             pos["last_completed"] = self.players[self.last_completer]
+        if self._unnamed:
+            pos["unnamed_families"] = [self._family_keys[f] for f in _bits(self._unnamed)]
         if self.over:
             pos["over"] = True
             pos["winners"] = list(self.winners)
@@ -948,6 +971,11 @@ class Game:
             if not whole_number(slot, 0) or not 0 <= slot < len(self.centre) or self.centre[slot] < 0:
                 raise PositionError(f"centre_seen names {slot!r}, which is not a face-down centre card.")
             self._seen |= 1 << slot
+        for key in listed(pos.get("unnamed_families", []), "unnamed_families", '["bun"]'):
+            f = self._family_index.get(key) if isinstance(key, str) else None
+            if f is None or not self._complete >> f & 1:
+                raise PositionError(f"unnamed_families names {key!r}, which is not a complete family in the state.")
+            self._unnamed |= 1 << f
         phase = pos.get("phase", "cards")
         if phase not in ("cards", "families"):
             raise PositionError("phase must be 'cards' or 'families'.")
@@ -964,6 +992,7 @@ class Game:
             raise PositionError(f"round must be a whole number from 1 up, not {round_number!r}.")
         self.round = round_number - 1
         self.tiebreak = pos.get("tiebreak", False)
+        self._sudden = int(self.tiebreak)
         if pos.get("last_completed") is not None:
             self.last_completer = seat(pos["last_completed"])
         if pos.get("over"):
@@ -1067,7 +1096,11 @@ class Game:
 class Observation:
     """What one player may know: their own hand and public information, never another hand.
 
-    A live view of the game: bots keep one and read it each turn.
+    A live view of the game: bots keep one and read it each turn. With ``families_face_down`` (the
+    classic profile) which families another player holds is not public either: ``families_of`` and
+    ``family_owner`` answer only for this player's own families (``family_count`` is public), and a
+    family laid face down from the deal is left out of ``complete_mask`` until the second phase. What
+    the table was told (completions named as they happened, family requests) is in ``log``.
     """
 
     __slots__ = ("_g", "seat", "player", "_sampler")
@@ -1106,18 +1139,50 @@ class Observation:
     def hand_size(self, seat: int) -> int:
         return self._g.hands[seat].bit_count()
 
+    @property
+    def families_public(self) -> bool:
+        """Whether everyone may see which families each player holds (off under ``families_face_down``)."""
+        return not self._g._face_down
+
     def family_owner(self, f: int) -> int | None:
+        """The seat holding complete family ``f``; None when nobody does or, with families face down,
+        when it is not this player."""
         for s, fams in enumerate(self._g.families):
             if f in fams:
-                return s
+                return s if s == self.seat or not self._g._face_down else None
         return None
 
+    def family_count(self, seat: int) -> int:
+        """How many complete families ``seat`` holds (always public)."""
+        return len(self._g.families[seat])
+
     def families_of(self, seat: int) -> list[int]:
+        """The families ``seat`` holds: this player's own, or anyone's when families lie face up."""
+        if seat != self.seat and self._g._face_down:
+            raise ValueError(f"{self._g.players[seat]}'s families lie face down: only how many is public"
+                             " (family_count); remember what the log said.")
         return list(self._g.families[seat])
 
     @property
     def complete_mask(self) -> int:
-        return self._g._complete
+        """The families known to be complete: every one, except (in the card phase) those another player
+        laid face down from the deal, which nobody else knows."""
+        g = self._g
+        hidden = g._unnamed
+        if hidden and g.phase == "cards":
+            for f in g.families[self.seat]:
+                hidden &= ~(1 << f)
+            return g._complete & ~hidden
+        return g._complete
+
+    @property
+    def unnamed_families(self) -> int:
+        """How many families other players laid face down from the deal without naming them, in the card
+        phase (their cards are in none of the hands)."""
+        g = self._g
+        if not g._unnamed or g.phase != "cards":
+            return 0
+        return (self._g._complete.bit_count() - self.complete_mask.bit_count())
 
     @property
     def log(self) -> list[dict[str, Any]]:

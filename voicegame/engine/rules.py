@@ -35,6 +35,12 @@ class Rules:
         "When every family is complete, players ask each other for whole families; whoever completed"
         " the last family asks first, and the winner is the one who ends up holding them all.",
     )
+    families_face_down: bool = _param(
+        False,
+        "Completed families lie face down: a family completed in play is named as it is laid down (everyone saw"
+        " its cards go), one complete in the dealt hand is laid down unnamed, and the table tells only how many"
+        " families each player holds, never which; in the second phase players must remember who holds what.",
+    )
     politeness_penalty: bool = _param(
         False, "An impolite request (no 'please') loses the turn to the asked player and transfers nothing."
     )
@@ -161,8 +167,9 @@ def parse_rule_value(name: str, value: Any) -> Any:
 PROFILES: dict[str, Rules] = {
     # Seed 000, the modern guide: no stock, the failed requester's opponent takes the turn, no second phase.
     "guide": Rules(profile="guide", deck="jaques"),
-    # Seed 003, the old rules card: 48-card sporting deck, whole families asked for once all are complete.
-    "classic": Rules(profile="classic", deck="sporting", second_phase=True),
+    # Seed 003, the old rules card: 48-card sporting deck, families laid face down, whole families asked for
+    # once all are complete.
+    "classic": Rules(profile="classic", deck="sporting", second_phase=True, families_face_down=True),
     # Seed 004, the Dutch description: the turn passes clockwise after a failure, match play to 10,
     # ties settled by an extra round. Its strict politeness penalty is available as a rule override.
     "dutch": Rules(profile="dutch", deck="jaques", after_miss="clockwise", match_target=10, tie_break=True),

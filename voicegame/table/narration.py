@@ -22,11 +22,13 @@ PHRASES: dict[str, dict[str, str]] = {
         "and": "and", "or": "or", "family": "the {surname} family", "one_family": "{n} family",
         "families": "{n} families", "one_card": "{n} card", "cards": "{n} cards",
         "ask_card": "is {card} at home?", "ask_family": "is {family} at home?",
-        "deal": "Round {round}. {dealer} deals.", "deal_sizes": "{player} {cards}",
+        "deal": "Round {round}. {dealer} deals.", "deal_sudden": "Sudden-death round. {dealer} deals.",
+        "deal_sudden_again": "Sudden-death round {number}. {dealer} deals.", "deal_sizes": "{player} {cards}",
         "deal_stock": "{cards} in the stock.", "deal_centre": "{cards} face down in the centre.",
         "ask": "{player} asks {target}: {request}", "give": "{giver} gives {what} to {receiver}.",
         "not_at_home": "{player}: Not at home.", "complete": "{player} completes {family}{how}: {count}.",
         "from_deal": " from the deal", "your_turn": "Your turn, {player}.", "turn": "{player}'s turn.",
+        "face_down": "{player} lays a family from the deal face down: {count}.",
         "out": "{player} has no cards left, and keeps their families.",
         "out_of_families": "{player} has no families left, and is out of the game.",
         "draw": "{player} draws a card from the stock.",
@@ -35,23 +37,29 @@ PHRASES: dict[str, dict[str, str]] = {
         "penalty": "{player} forgot to say please, so the turn goes to {target}.",
         "phase": "Every family is complete. Now ask for whole families, such as: is {example} and family at home?"
                  " {player} completed the last family and asks first.",
+        "phase_face_down": " The families lie face down: remember who holds which.",
         "round_over": "Round {round} is over. Families: {scores}.", "totals": " Totals: {totals}.",
         "tiebreak": "{players} are tied. A sudden-death round decides: the first to complete a family wins.",
+        "tiebreak_again": "{players} are still tied, so another sudden-death round decides.",
         "over_match": "Game over. {winners} {verb} with {n} families in total.", "wins": "wins",
         "share": "share the victory",
         "over_one": "Game over. {winner} wins with {count}.",
         "over_shared": "Game over. {winners} share the victory with {count} each.",
+        "over_sudden": "Game over. {winner} wins the sudden-death round, and with it the {what}.",
+        "the_match": "match", "the_game": "game",
     },
     "nl": {
         "and": "en", "or": "of", "family": "de familie {surname}", "one_family": "{n} familie",
         "families": "{n} families", "one_card": "{n} kaart", "cards": "{n} kaarten",
         "ask_card": "is {card} thuis?", "ask_family": "is {family} thuis?",
-        "deal": "Ronde {round}. {dealer} deelt.", "deal_sizes": "{player} {cards}",
+        "deal": "Ronde {round}. {dealer} deelt.", "deal_sudden": "Beslissingsronde. {dealer} deelt.",
+        "deal_sudden_again": "Beslissingsronde {number}. {dealer} deelt.", "deal_sizes": "{player} {cards}",
         "deal_stock": "{cards} in de stapel.", "deal_centre": "{cards} dicht in het midden.",
         "ask": "{player} vraagt {target}: {request}", "give": "{giver} geeft {what} aan {receiver}.",
         "not_at_home": "{player}: Niet thuis.", "complete": "{player} maakt {family} compleet{how}: {count}.",
         "from_deal": " bij het uitdelen", "your_turn": "Jij bent aan de beurt, {player}.",
         "turn": "{player} is aan de beurt.",
+        "face_down": "{player} legt een familie van het uitdelen dicht neer: {count}.",
         "out": "{player} heeft geen kaarten meer, maar houdt de families die al klaar zijn.",
         "out_of_families": "{player} heeft geen families meer en doet niet meer mee.",
         "draw": "{player} pakt een kaart van de stapel.",
@@ -60,13 +68,17 @@ PHRASES: dict[str, dict[str, str]] = {
         "penalty": "{player} vergat alstublieft te zeggen, dus de beurt gaat naar {target}.",
         "phase": "Alle families zijn compleet. Vraag nu om hele families, bijvoorbeeld: is {example} en familie"
                  " thuis? {player} maakte de laatste familie compleet en begint.",
+        "phase_face_down": " De families liggen dicht: onthoud wie welke heeft.",
         "round_over": "Ronde {round} is voorbij. Families: {scores}.", "totals": " Totaal: {totals}.",
         "tiebreak": "{players} staan gelijk. Een beslissingsronde volgt: wie het eerst een familie compleet"
                     " maakt, wint.",
+        "tiebreak_again": "{players} staan nog steeds gelijk, dus er volgt nog een beslissingsronde.",
         "over_match": "Het spel is uit. {winners} {verb} met in totaal {n} families.", "wins": "wint",
         "share": "delen de winst",
         "over_one": "Het spel is uit. {winner} wint met {count}.",
         "over_shared": "Het spel is uit. {winners} delen de winst met elk {count}.",
+        "over_sudden": "Het spel is uit. {winner} wint de beslissingsronde, en daarmee {what}.",
+        "the_match": "de wedstrijd", "the_game": "het spel",
     },
 }
 
@@ -318,7 +330,7 @@ _YOU_FORMS = [
     (re.compile(r"\bYou, you "), "You "),
     (re.compile(r"(?<=\w )You's\b"), "your"),
     (re.compile(r"\bYou's\b"), "Your"),
-    (re.compile(r"\bYou (ask|give|complete|draw|turn|win)s\b"), r"You \1"),
+    (re.compile(r"\bYou (ask|give|complete|draw|turn|win|lay)s\b"), r"You \1"),
     (re.compile(r"\bYou has\b"), "You have"),
     (re.compile(r"^You have no cards left, and keeps their families\."),
      "You have no cards left, and keep your families."),
@@ -427,7 +439,12 @@ class Narrator:
         kind = e["type"]
         t = self.t
         if kind == "deal":
-            line = t("deal", round=e["round"], dealer=e["dealer"])
+            sudden = e.get("sudden_death")
+            if sudden:  # a tie-break round: numbered as such, not as the match's next round
+                line = t("deal_sudden_again", number=sudden, dealer=e["dealer"]) if sudden > 1 else t(
+                    "deal_sudden", dealer=e["dealer"])
+            else:
+                line = t("deal", round=e["round"], dealer=e["dealer"])
             if self.verbose:
                 line += " " + ", ".join(t("deal_sizes", player=p, cards=self.cards(n)) for p, n in e["hand_sizes"].items()) + "."
             if e.get("stock"):
@@ -443,6 +460,8 @@ class Narrator:
         if kind == "not_at_home":
             return t("not_at_home", player=e["player"])
         if kind == "family_complete":
+            if "family" not in e:  # laid face down from the deal (families_face_down): nobody else knows which
+                return t("face_down", player=e["player"], count=self.count(e["families"]))
             return t("complete", player=e["player"], family=self.family(e["family"]),
                      how=self.phrases["from_deal"] if e.get("dealt") else "", count=self.count(e["families"]))
         if kind == "turn":
@@ -457,16 +476,21 @@ class Narrator:
         if kind == "penalty":
             return t("penalty", player=e["player"], target=e["target"])
         if kind == "phase":
-            return t("phase", example=self.deck.families[0].cards[0].name(self.lang, "short"), player=e["player"])
+            line = t("phase", example=self.deck.families[0].cards[0].name(self.lang, "short"), player=e["player"])
+            return line + self.phrases["phase_face_down"] if e.get("face_down") else line
         if kind == "round_over":
             line = t("round_over", round=e["round"], scores=", ".join(f"{p} {n}" for p, n in e["scores"].items()))
             if e["totals"] != e["scores"]:
                 line += t("totals", totals=", ".join(f"{p} {n}" for p, n in e["totals"].items()))
             return line
         if kind == "tiebreak":
-            return t("tiebreak", players=self.names(e["players"]))
+            return t("tiebreak_again" if e.get("again") else "tiebreak", players=self.names(e["players"]))
         if kind == "game_over":
             winners = e["winners"]
+            if e.get("tiebreak") and len(winners) == 1:
+                # Not "wins with 10 in total" just after the other tied player was said to have 10 too.
+                return t("over_sudden", winner=winners[0],
+                         what=self.phrases["the_match" if "totals" in e else "the_game"])
             if "totals" in e:
                 return t("over_match", winners=self.names(winners), n=e["totals"][winners[0]],
                          verb=self.phrases["wins" if len(winners) == 1 else "share"])

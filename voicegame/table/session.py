@@ -718,13 +718,18 @@ class TextTable:
                        surnames=self.narrator.names(surnames))]
 
     def status_lines(self) -> list[str]:
+        """Public: whose turn, each player's cards and families, match totals. With families face down
+        (the classic profile) only how many families each player has: which ones is the memory game of
+        the second phase (a player hears their own with hand)."""
         g = self.game
         lang = self.narrator.lang
         sizes = g.hand_sizes()
+        face_down = g.rules.families_face_down
         parts = []
         for p in g.players:
             fams = g.families_of(p)
-            named = f" ({self.narrator.names([g.deck.family(f).name(lang, 'surname') for f in fams])})" if fams else ""
+            named = f" ({self.narrator.names([g.deck.family(f).name(lang, 'surname') for f in fams])})" \
+                if fams and not face_down else ""
             parts.append(self.p("status_player", player=p, cards=self.narrator.cards(sizes[p]), families=self.narrator.count(len(fams)),
                                 named=named))
         turn = self.p("status_turn", player=g.current_player) if g.current_player else ""
