@@ -1195,3 +1195,16 @@ def test_help_names_five_cards_and_with_more_detail_every_card_that_may_be_asked
     table.handle("Alice", "help")
     full = out.private_lines["Alice"][-2]
     assert all(card in full for card in wanted) and "others" not in full
+
+
+def test_a_family_laid_face_down_from_the_deal_is_named_to_its_owner_alone():
+    """Under the classic rules a family complete in the dealt hand is laid down unnamed: the table
+    hears only that one was, and its owner, who must know it for the second phase, hears which."""
+    game = next(g for g in (Game(["Alice", "Ben", "Cara"], rules=profile("classic"), seed=s) for s in range(200))
+                if g.position()["families"]["Alice"] and not g.position()["families"]["Ben"])
+    family = game.deck.family(game.position()["families"]["Alice"][0]).name("en", "surname")
+    table, out = _run_lines(game, ["quit", "yes"], bots={"Ben": "random", "Cara": "random"})
+    table.run()
+    assert "Alice lays a family from the deal face down: 1 family." in out.lines()
+    assert f"Alice, the family you laid face down from the deal is the {family} family." in out.private_lines["Alice"]
+    assert not any(family in line for line, _ in out.public_lines)

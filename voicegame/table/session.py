@@ -172,6 +172,7 @@ class TextTable:
         # One undo per move: a second would take back an earlier move, perhaps another player's, by
         # someone who has since learnt what it brought ("Not at home", and the moves after it).
         self._undo_spent = undo_spent  # a resumed game whose last entry was an undo
+        self._told_face_down: set[str] = set()  # families laid face down from the deal, named to their owner
         self.saved_game_kept = saved_game_kept  # played on unsaved from a saved game, which can still be carried on
         self.said: list[tuple[str | None, str]] = []  # (private seat or None, line) since the last input
         self.bots: dict[str, Bot] = {}
@@ -256,6 +257,17 @@ class TextTable:
             if line:
                 who = Narrator.voice_of(event)
                 self.say(line, who if who in self.bot_levels else None)
+            if event.get("face_down") and "family" not in event and event["player"] in self.humans:
+                self._tell_laid_face_down(event["player"])
+
+    def _tell_laid_face_down(self, player: str) -> None:
+        """A family laid face down from the deal is named to its owner alone (the table hears only
+        that one was): they hold it, and must know it to play the second phase."""
+        position = self.game.position()
+        unnamed = set(position.get("unnamed_families", ())) - self._told_face_down
+        for family in [f for f in position["families"][player] if f in unnamed]:
+            self._told_face_down.add(family)
+            self.tell(player, self.p("laid_face_down", player=player, family=self.narrator.family(family)))
 
     # ---------------------------------------------------------------- loop
 
