@@ -436,15 +436,16 @@ class TextTable:
         elif kind in ("verbose", "terse"):
             self.narrator.verbose = kind == "verbose"
             self.say(self.p("verbose_on" if kind == "verbose" else "verbose_off"))
-        elif heard.reason_key is not None:
-            self.say(self.understander.explain(heard.reason_key, self._example(player)))
+        elif heard.reason_key is not None:  # private: its example is one of the player's own requests
+            self.tell(player, self.understander.explain(heard.reason_key, self._example(player)))
         else:
-            self.say(heard.reason or self.p("not_understood", example=self._example(player)))
+            self.tell(player, heard.reason or self.p("not_understood", example=self._example(player)))
         return True
 
     def _example(self, player: str) -> str:
         """A request to show how one is said: one the rules allow ``player`` now, where there is one
-        (the deck's first card may be in their hand: "You already hold Mr. Bones.")."""
+        (the deck's first card may be in their hand: "You already hold Mr. Bones."). It tells what
+        they hold, as help does: said to them alone."""
         obs = self.game.observation(player)
         targets = obs.legal_targets()
         request = next(iter(obs.legal_requests()), {}) if targets else {}
