@@ -644,15 +644,17 @@ def _alice_holding_a_bun_and_a_bung_but_neither_miss() -> Game:
                                              (["no", "no"], None)])
 def test_a_surname_heard_that_sounds_like_another_is_asked_about_with_its_trade(answers, played):
     """ "Miss Bun" in a child's voice is heard as "miss bung" every time: the question names the
-    trade ("the Brewer's Daughter"), and a no offers the card that sounds like it, once."""
+    trade ("the Brewer's Daughter"), and a no offers the card that sounds like it, once, privately."""
     game = _alice_holding_a_bun_and_a_bung_but_neither_miss()
     table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
     table.handle("Alice", Hearing((Alternative("cara is miss bung at home please", 0.95),), sure=True))
     assert out.lines()[-1] == "Did you ask Cara for Miss Bung the Brewer's Daughter? Say yes or no."
     for answer in answers:
         table.handle("Alice", answer)
-        if answer == "no" and answers.count("no") == 1:
-            assert out.lines()[-1] == "Then did you ask Cara for Miss Bun the Baker's Daughter? Say yes or no."
+        if answer == "no" and answers.count("no") == 1:  # to Alice alone: it tells she holds a Bun too
+            assert out.private_lines["Alice"][-1] == ("Then did you ask Cara for Miss Bun the Baker's Daughter?"
+                                                      " Say yes or no.")
+            assert "Bun the Baker" not in " ".join(out.lines())
     if played is None:
         assert out.lines()[-1] == "All right. Say your request again."
         assert game.actions == [] and table.pending is None
@@ -1205,3 +1207,23 @@ def test_a_family_laid_face_down_from_the_deal_is_named_to_its_owner_alone():
     assert "Alice lays a family from the deal face down: 1 family." in out.lines()
     assert f"Alice, the family you laid face down from the deal is the {family} family." in out.private_lines["Alice"]
     assert not any(family in line for line, _ in out.public_lines)
+
+
+def test_after_both_sound_alike_names_are_refused_the_other_card_is_offered_to_the_name_heard():
+    """ "Ben ... Miss Bung" heard: no to Ben, no to Dan; the card that sounds like it then goes with the
+    name heard, Ben, never with Dan, whom the player has just refused. Typed, the card is not doubted."""
+    game = next(g for g in (Game(["Alice", "Ben", "Cara", "Dan"], rules=profile("guide"), seed=s) for s in range(3000))
+                if g.current_player == "Alice" and {"bun", "bung"} <= {c.split(":")[0] for c in g.hand("Alice")}
+                and not {"bun:miss", "bung:miss"} & set(g.hand("Alice")))
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random", "Dan": "random"})
+    table.handle("Alice", Hearing((Alternative("ben is miss bung at home please", 0.95),), sure=True))
+    assert out.lines()[-1] == "Did you ask Ben for Miss Bung the Brewer's Daughter? Say yes or no."
+    table.handle("Alice", "no")
+    assert out.lines()[-1] == "Then did you ask Dan for Miss Bung the Brewer's Daughter? Say yes or no."
+    table.handle("Alice", "no")
+    assert out.private_lines["Alice"][-1] == "Then did you ask Ben for Miss Bun the Baker's Daughter?"  # no hint after two
+    table.handle("Alice", "no")
+    assert game.actions == [] and table.pending is None
+    table.handle("Alice", "Is Miss Bung at home?")  # typed: the card is as typed
+    table.handle("Alice", Hearing((Alternative("cara", 0.95),), sure=True))
+    assert game.actions == [Ask("Cara", card="bung:miss", polite=True)]

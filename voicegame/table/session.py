@@ -405,7 +405,7 @@ class TextTable:
             self._ask_yes_no(player, "confirm_quit")
             return True
         if kind in ("ask", "ask_family"):
-            return self._request(player, heard, said)
+            return self._request(player, heard, said, said if isinstance(said, Hearing) else None)
         if kind == "hand":
             self.tell(player, self.hand_lines(player, heard.family))
         elif kind == "status":
@@ -478,8 +478,9 @@ class TextTable:
                 self.out.private(seat, line)
             self.said.append((seat, line))
 
-    def _request(self, player: str, heard: Understanding, said: str | Hearing) -> bool:
-        """Act on a request, or ask first when it was not clearly heard (a wrong move is the worst bug)."""
+    def _request(self, player: str, heard: Understanding, said: str | Hearing, card_heard: Hearing | None) -> bool:
+        """Act on a request, or ask first when it was not clearly heard (a wrong move is the worst bug).
+        ``card_heard``: what the card was heard in (None: typed), which may be doubted for its sound-alike."""
         obs = self.game.observation(player)
         target = heard.target
         if target is None:
@@ -497,8 +498,8 @@ class TextTable:
         if heard.confirm and self._legal(player, target, heard):
             # A surname heard that sounds like another ("Bung" for "Bun") is asked about with its trade:
             # "Miss Bung the Brewer's Daughter" tells which was meant, also to a child.
-            in_full = isinstance(said, Hearing) and heard.card is not None and doubts_card(
-                self.understander, said, heard, self.game.hand(player), self.game.phase)
+            in_full = card_heard is not None and heard.card is not None and doubts_card(
+                self.understander, card_heard, heard, self.game.hand(player), self.game.phase)
             self.pending = _Pending("confirm", replace(heard, target=target), (target,), (heard.card or heard.family,),
                                     in_full)
             # A request offered in place of the one heard, which the hand rules out, tells what the hand
@@ -533,7 +534,7 @@ class TextTable:
                     or named_by_a_poor_trade(self.understander, first, request))
                 # "Dan, please": the please said with the name counts for the request.
                 polite = request.polite or heard.polite
-                return self._request(player, replace(request, target=named, confirm=unsure, polite=polite), said)
+                return self._request(player, replace(request, target=named, confirm=unsure, polite=polite), said, first)
             return None
         if heard.intent in ("yes", "no"):
             self._yes_no_answers[player] += 1
@@ -560,7 +561,8 @@ class TextTable:
             # for a said "bun" (a child's voice every time): offer the card that sounds like it.
             self.pending = replace(pending, request=alike, cards=pending.cards + (alike.card or alike.family,),
                                    in_full=True)
-            self._ask_yes_no(player, "confirm_other", target=alike.target, what=self._what(alike, True))
+            # Private: the card offered tells that the asker holds its family too.
+            self._ask_yes_no(player, "confirm_other", private=True, target=alike.target, what=self._what(alike, True))
             return True
         if heard.intent == "no" and pending.kind == "confirm" and (first := pending.request.instead_of):
             # "Did you ask Finn for Mrs. Bun?" "No." Then it was the request heard first, which the
@@ -592,9 +594,10 @@ class TextTable:
         return next((p for p in alikes if p not in pending.offered and self._legal(player, p, request)), None)
 
     def _card_alike(self, player: str, pending: _Pending) -> Understanding | None:
-        """The request with the same member of a family whose name sounds like the one just refused
-        (Bun for Bung), not named yet, that the asker may make; None when there is none."""
-        request = pending.request
+        """The request to the player first heard (not a sound-alike of theirs already refused) with
+        the same member of a family whose name sounds like the one just refused (Bun for Bung), not
+        named yet, that the asker may make; None when there is none."""
+        request = replace(pending.request, target=pending.offered[0])
         if request.instead_of is not None:  # the hand chose the card already: "no" means the one heard
             return None
         family = request.family or request.card.split(":")[0]
