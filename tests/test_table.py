@@ -798,7 +798,7 @@ def test_a_card_heard_without_a_name_is_still_doubted_once_the_name_is_given(sai
     assert out.lines()[-1] == "Who do you want to ask for Mrs. Bung? Say a name: Ben or Cara."
     table.handle("Alice", "Cara")
     if asked:
-        assert out.lines()[-1].startswith("Did you ask Cara for Mrs. Bung?") and game.actions == []
+        assert out.lines()[-1].startswith("Did you ask Cara for Mrs. Bung the Brewer's Wife?") and game.actions == []
         table.handle("Alice", "yes")
     assert game.actions[:1] == [Ask("Cara", card="bung:mrs", polite=False)]
 
