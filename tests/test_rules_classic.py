@@ -354,3 +354,20 @@ def test_bots_ask_where_they_heard_a_family_go(level):
     for s in range(10):
         choice = make_bot(level, g, "Alice", s).choose()
         assert (choice.target, choice.family) in {("Cara", "wing"), ("Cara", "back")}
+
+
+def test_asking_for_a_card_of_a_family_laid_face_down_does_not_tell_that_it_is_complete():
+    """The refusal must not name the family as complete: one request would find the hidden family."""
+    for number in range(300):
+        game = Game(["Alice", "Ben", "Cara"], rules=profile("classic"), seed=number)
+        hidden = game.position().get("unnamed_families", [])
+        owners = [p for p, families in game.position()["families"].items() if families]
+        if hidden and game.current_player not in owners:
+            break
+    else:
+        pytest.fail("no seed deals a face-down family to someone who does not move first")
+    asker = game.current_player
+    card = game.deck.family(hidden[0]).cards[0].id
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(Ask(next(p for p in game.players if p != asker), card=card))
+    assert refused.value.code == "family_not_held" and "complete" not in str(refused.value)

@@ -504,7 +504,8 @@ class Game:
         if not self.hands[target]:
             raise IllegalAction("target_empty", f"{self.players[target]} has no cards left. Ask someone else.")
         family = self.deck.families[f]
-        if self._complete >> f & 1:
+        # A family laid face down from the deal is not named to others: for them it is one they hold no card of.
+        if self._complete >> f & 1 and not (self._unnamed >> f & 1 and f not in self.families[asker]):
             raise IllegalAction("family_complete", f"The {family.name(form='surname')} family is already complete.")
         if not self.hands[asker] & self._fam_mask[f]:
             raise IllegalAction(
