@@ -1227,3 +1227,4 @@ def test_after_both_sound_alike_names_are_refused_the_other_card_is_offered_to_t
     table.handle("Alice", "Is Miss Bung at home?")  # typed: the card is as typed
     table.handle("Alice", Hearing((Alternative("cara", 0.95),), sure=True))
     assert game.actions == [Ask("Cara", card="bung:miss", polite=True)]
+

@@ -257,6 +257,8 @@ class TextTable:
             if line:
                 who = Narrator.voice_of(event)
                 self.say(line, who if who in self.bot_levels else None)
+            if event["type"] == "deal":  # a new round: its families are new, and laid down anew
+                self._told_face_down.clear()
             if event.get("face_down") and "family" not in event and event["player"] in self.humans:
                 self._tell_laid_face_down(event["player"])
 
@@ -297,7 +299,9 @@ class TextTable:
                 continue
             if g.observation(player).phase == "flip" and self._flip_offered != len(g.actions):
                 self._offer_flip(player)
-            reminder = None if self.paused else self._lines(self.p("still_your_turn", player=player))[0]
+            # Not while paused, nor while a question waits (its own words are the ones to say again).
+            waiting = self.paused or self.pending is not None
+            reminder = None if waiting else self._lines(self.p("still_your_turn", player=player))[0]
             self.out.listen_to(player, reminder)
             said = self.read_line()
             if said is None:  # and whether the game can be carried on, as quit says
