@@ -28,7 +28,7 @@ from voicegame.speech.recognizers import BACKENDS
 from voicegame.understanding.grammar import GRAMMAR_DIR
 
 __all__ = ["COMMAND_LINE", "DEFAULT", "MAX_PLAYERS", "ConfigError", "Settings", "check_option", "cli_values",
-           "children_note", "children_not_playing", "config_path", "deck_languages", "decks_in", "describe",
+           "children_note", "children_not_playing", "config_path", "data_dir", "deck_languages", "decks_in", "describe",
            "language_problem", "load_settings", "read_config", "write_example"]
 
 DEFAULT = "default"
@@ -571,10 +571,14 @@ def children_note(settings: Settings, lang: str | None = None) -> str | None:
     return f"The config file names {_and(absent, 'and')} as young children, but they are not playing."
 
 
+def data_dir() -> Path:
+    """Where games are kept: $VOICEGAME_DATA_DIR, or the user's data folder."""
+    override = os.environ.get("VOICEGAME_DATA_DIR")
+    return Path(override) if override else Path(platformdirs.user_data_dir("voicegame", appauthor=False))
+
+
 def _games_folder() -> str:
     """Where ``voicegame play`` saves games, and why there."""
-    from voicegame.table.journal import data_dir
-
     folder = data_dir() / "games"
     if os.environ.get("VOICEGAME_DATA_DIR"):
         return f"Saved games: {folder} (from VOICEGAME_DATA_DIR)."

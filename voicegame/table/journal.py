@@ -16,14 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from voicegame.bots import BOT_LEVELS
+from voicegame.config import data_dir
 from voicegame.engine import Action, Game, IllegalAction, PositionError, action_from_json
 from voicegame.engine.game import GAME_FORMAT
 from voicegame.table.narration import PROMPTS, prompt
 
-__all__ = ["Journal", "JournalError", "Resumed", "data_dir", "latest_journal", "load_journal"]
+__all__ = ["Journal", "JournalError", "Resumed", "latest_journal", "load_journal"]
 
 FORMAT = "voicegame/journal-1"
 
@@ -42,12 +41,6 @@ class JournalError(ValueError):
     def said(self, lang: str) -> str:
         """The message in ``lang``, for the table to say."""
         return prompt(lang, self.key, **self.fields)
-
-
-def data_dir() -> Path:
-    """Where games are kept: $VOICEGAME_DATA_DIR, or the user's data folder."""
-    override = os.environ.get("VOICEGAME_DATA_DIR")
-    return Path(override) if override else Path(platformdirs.user_data_dir("voicegame", appauthor=False))
 
 
 class Journal:
