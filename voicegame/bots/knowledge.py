@@ -17,7 +17,7 @@ from typing import Any
 from voicegame.bots.base import Bot
 from voicegame.engine import Action, Ask, Flip, Observation, Pass
 
-__all__ = ["Knowledge", "ask_laid_out_family", "ask_whole_family", "bits", "choose_flip", "holder_probabilities",
+__all__ = ["Knowledge", "ask_whole_family", "bits", "choose_flip", "holder_probabilities",
            "narrow"]
 
 
@@ -316,11 +316,6 @@ def holder_probabilities(
     for c, locs, w in rows:
         out[c] = dict(zip(locs, w))
     return out
-
-
-def ask_laid_out_family(obs: Observation, rng: random.Random) -> Action:
-    """Second phase with families face up: ask someone for one they hold (it always succeeds)."""
-    return ask_whole_family(obs, rng, [-1] * len(obs.deck.families), [0] * len(obs.deck.families))
 
 
 def ask_whole_family(obs: Observation, rng: random.Random, owner: list[int], not_owner: list[int],

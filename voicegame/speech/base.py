@@ -26,7 +26,7 @@ class SpeechError(RuntimeError):
 
     @classmethod
     def of(cls, key: str, **fields: object) -> SpeechError:
-        """The error whose sentence is ``sentences``' ``key``, filled in with ``fields`` (as ``JournalError.of``)."""
+        """The error whose sentence is ``sentences``' ``key``, filled in with ``fields``."""
         return cls(sentence("en", key, **fields), key, **fields)
 
     def said(self, lang: str) -> str:
