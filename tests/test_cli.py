@@ -1039,3 +1039,16 @@ def test_the_config_files_young_children_are_found_in_any_case_and_the_others_na
     assert journal.returncode == 0, journal.stderr
     (path,) = (tmp_path / "games").glob("*.jsonl")
     assert json.loads(path.read_text().splitlines()[0])["children"] == ["Sam"]
+
+
+def test_the_polite_reminder_asked_for_when_carrying_a_game_on_stays_with_it(tmp_path):
+    data = {"VOICEGAME_DATA_DIR": str(tmp_path)}
+    run_cli("play", "--players", "Sam", "--bots", "2", "--seed", "4", stdin="quit\n", env=data)
+    game = Game(["Sam", "Cara", "Dan"], rules=profile("guide"), seed=4)
+    ask = make_bot("random", game, "Sam", seed=1).choose()
+    request = f"{ask.target}, {game.deck.card(ask.card).name('en', 'short')}"
+    run_cli("play", "--resume", "--polite-reminder", stdin="quit\n", env=data)
+    proc = run_cli("play", "--resume", stdin=f"{request}\nquit\n", env=data)
+    assert proc.returncode == 0, proc.stderr
+    assert "Remember the magic word, Sam: ask again with please." in proc.stdout.splitlines()
+    assert len(list((tmp_path / "games").glob("*.jsonl"))) == 1  # carried on in the same file

@@ -56,6 +56,11 @@ def test_undo_is_journaled_too(data_dir):
         f.write(json.dumps({"undo": 2}) + "\n")
     game.undo(2)
     assert load_journal(path).game.position() == game.position()
+    # Settings changed when the game was carried on come after it: the undo is still the last move's.
+    with path.open("a") as f:
+        f.write(json.dumps({"settings": {"polite_reminder": True}}) + "\n")
+    resumed = load_journal(path)
+    assert resumed.undo_spent and resumed.header["polite_reminder"] is True and not resumed.problems
 
 
 def test_a_cut_off_last_line_is_dropped_with_a_message(data_dir):

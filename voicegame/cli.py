@@ -532,10 +532,13 @@ def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None 
     if args.no_save:  # played from the saved position, which stays as it was: a move can be tried from it
         journal, unsaved = None, prompt(lang, "unsaved", why=prompt(lang, "saved_game_kept"))
     else:
-        # Kept for the next time it is carried on.
-        resumed.header.update(children=args.children, polite_reminder=args.polite_reminder,
-                              history=not args.no_history)
         journal, unsaved = _saving(lambda: Journal.resume(resumed, path), lang)
+        kept = {"children": args.children, "polite_reminder": args.polite_reminder, "history": not args.no_history}
+        if journal is not None and (changed := {k: v for k, v in kept.items() if resumed.header.get(k) != v}):
+            try:
+                journal.settings(changed)  # kept for the next time it is carried on
+            except JournalError as exc:
+                journal, unsaved = None, prompt(lang, "unsaved", why=exc.said(lang))
     return _play(resumed.game, levels, lang, journal, args, voice, unsaved, resumed)
 
 

@@ -94,6 +94,11 @@ class Journal:
     def undo(self, steps: int) -> None:
         self._write({"undo": steps})
 
+    def settings(self, values: dict[str, Any]) -> None:
+        """How the game is now played (its young children, the polite reminder, history), changed
+        when it was carried on: read over the header's the next time."""
+        self._write({"settings": values})
+
     def finish(self, winners: list[str]) -> None:
         self._write({"over": winners})
 
@@ -126,7 +131,8 @@ class Resumed:
     def undo_spent(self) -> bool:
         """The last thing done was taking a move back: carrying the game on must not allow a second
         undo (one per move, as at the table)."""
-        return bool(self.entries) and "undo" in self.entries[-1]
+        last = next((e for e in reversed(self.entries) if "action" in e or "undo" in e), {})
+        return "undo" in last
 
 
 def load_journal(path: Path) -> Resumed:
@@ -165,6 +171,8 @@ def load_journal(path: Path) -> Resumed:
                 game.apply(action_from_json(entry["action"]))
             elif "undo" in entry:
                 game.undo(int(entry["undo"]))
+            elif "settings" in entry and isinstance(entry["settings"], dict):
+                header.update(entry["settings"])
             elif "over" in entry:
                 finished = True
             else:
