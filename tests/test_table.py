@@ -1228,3 +1228,16 @@ def test_after_both_sound_alike_names_are_refused_the_other_card_is_offered_to_t
     table.handle("Alice", Hearing((Alternative("cara", 0.95),), sure=True))
     assert game.actions == [Ask("Cara", card="bung:miss", polite=True)]
 
+
+
+def test_a_new_deal_names_its_face_down_families_to_their_owner_again():
+    """Each round's families are laid down anew: the same family laid face down in a later round is
+    named to its owner again (the round's log narrated twice stands for two such deals)."""
+    game = next(g for g in (Game(["Alice", "Ben", "Cara"], rules=profile("classic"), seed=s) for s in range(200))
+                if g.position()["families"]["Alice"])
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
+    assert any(e["type"] == "deal" for e in game.log)
+    table.narrate(game.log)
+    table.narrate(game.log)
+    told = [line for line in out.private_lines["Alice"] if "you laid face down from the deal" in line]
+    assert len(told) == 2 * len(game.position()["families"]["Alice"])
