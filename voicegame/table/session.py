@@ -126,8 +126,8 @@ class _Pending:
     kind: str
     request: Understanding | None = None
     offered: tuple[str, ...] = ()  # for ``confirm``: the players it has named so far
-    cards: tuple[str, ...] = ()  # for ``confirm``: the cards (or families) it has named so far
     in_full: bool = False  # for ``confirm``: cards named with their trade (the surname was doubted)
+    card_offered: bool = False  # for ``confirm``: the card that sounds like the one heard was offered (once)
     heard: Hearing | None = None  # for ``who``: what the request was heard as (None: typed), to doubt its card
     action: Flip | Pass | None = None  # for ``flip``
 
@@ -504,8 +504,7 @@ class TextTable:
             # "Miss Bung the Brewer's Daughter" tells which was meant, also to a child.
             in_full = card_heard is not None and heard.card is not None and doubts_card(
                 self.understander, card_heard, heard, self.game.hand(player), self.game.phase)
-            self.pending = _Pending("confirm", replace(heard, target=target), (target,), (heard.card or heard.family,),
-                                    in_full)
+            self.pending = _Pending("confirm", replace(heard, target=target), (target,), in_full=in_full)
             # A request offered in place of the one heard, which the hand rules out, tells what the hand
             # holds ("Mr. Bun" said, "Did you ask Ben for Mrs. Bun?"): only the asker hears that question.
             self._ask_yes_no(player, "confirm_ask", private=heard.instead_of is not None, target=target,
@@ -559,12 +558,11 @@ class TextTable:
             self._ask_yes_no(player, "confirm_other", private=pending.request.instead_of is not None, target=other,
                              what=self._what(pending.request, pending.in_full))
             return True
-        if heard.intent == "no" and pending.kind == "confirm" and pending.in_full and len(pending.cards) == 1 \
+        if heard.intent == "no" and pending.kind == "confirm" and pending.in_full and not pending.card_offered \
                 and (alike := self._card_alike(player, pending)):
             # "Did you ask Cara for Miss Bung, the Brewer's Daughter?" "No." The recognizer hears "bung"
             # for a said "bun" (a child's voice every time): offer the card that sounds like it.
-            self.pending = replace(pending, request=alike, cards=pending.cards + (alike.card or alike.family,),
-                                   in_full=True)
+            self.pending = replace(pending, request=alike, card_offered=True)
             # Private: the card offered tells that the asker holds its family too.
             self._ask_yes_no(player, "confirm_other", private=True, target=alike.target, what=self._what(alike, True))
             return True
@@ -599,8 +597,8 @@ class TextTable:
 
     def _card_alike(self, player: str, pending: _Pending) -> Understanding | None:
         """The request to the player first heard (not a sound-alike of theirs already refused) with
-        the same member of a family whose name sounds like the one just refused (Bun for Bung), not
-        named yet, that the asker may make; None when there is none."""
+        the same member of a family whose name sounds like the one just refused (Bun for Bung), that
+        the asker may make; None when there is none."""
         request = replace(pending.request, target=pending.offered[0])
         if request.instead_of is not None:  # the hand chose the card already: "no" means the one heard
             return None
@@ -608,7 +606,7 @@ class TextTable:
         member = request.card.split(":")[1] if request.card else None
         for other in sorted(self.understander.card_sound_alikes.get(family, ())):
             alike = replace(request, card=f"{other}:{member}") if member else replace(request, family=other)
-            if (alike.card or alike.family) not in pending.cards and self._legal(player, request.target, alike):
+            if self._legal(player, request.target, alike):
                 return alike
         return None
 
