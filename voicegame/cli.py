@@ -165,6 +165,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _say_before_the_game(line: str, voice: VoiceIO | None) -> None:
+    """Say ``line`` to the table before a game starts: spoken too when the voice is on."""
     if voice is None:
         _out(line)
     else:
@@ -173,10 +174,8 @@ def _say_before_the_game(line: str, voice: VoiceIO | None) -> None:
 
 def _last_words(line: str, voice: VoiceIO | None) -> None:
     """Say ``line`` before the program ends (spoken to the end when the voice is on)."""
-    if voice is None:
-        _out(line)
-    else:
-        voice.public(line)
+    _say_before_the_game(line, voice)
+    if voice is not None:
         voice.close()
 
 
@@ -763,22 +762,10 @@ def _asker_and_hand(args: argparse.Namespace, deck: Deck, players: list[str]) ->
     return hand
 
 
-# The words around what ``understand`` and ``transcribe`` found, in the understander's language (the
-# reasons it gives are in it already). Card ids and command names stay as they are: they are the game's.
-_DESCRIBED = {
-    "en": {"ask": "ask {target} for {what}", "who": "(who?)", "confirm": " (would ask to confirm)",
-           "confidence": ", confidence {confidence}.", "not_understood": "not understood: {reason}",
-           "let_pass": "let pass (table talk, not for the game).", "command": "command: {intent}.",
-           "nothing": "nothing heard."},
-    "nl": {"ask": "vraag {target} om {what}", "who": "(wie?)", "confirm": " (zou eerst vragen of het klopt)",
-           "confidence": ", zekerheid {confidence}.", "not_understood": "niet begrepen: {reason}",
-           "let_pass": "genegeerd (praat aan tafel, niet voor het spel).", "command": "opdracht: {intent}.",
-           "nothing": "niets gehoord."},
-}
-
-
 def _described(lang: str, key: str, **fields: Any) -> str:
-    return _DESCRIBED.get(lang, _DESCRIBED["en"])[key].format(**fields)
+    """The words around what ``understand`` and ``transcribe`` found, in the understander's language
+    (table prompts ``described_*``); card ids and command names stay as they are: they are the game's."""
+    return prompt(lang, f"described_{key}", **fields)
 
 
 def _describe(r: Understanding, lang: str = "en") -> str:
