@@ -28,25 +28,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from voicegame import shipped
 from voicegame.speech.base import SpeechError
 from voicegame.speech.sentences import language_name
 from voicegame.speech.vosk_backend import (
-    REPO_MODELS_DIR, InstalledModel, package_model, installed_models, looks_like_model,
+    InstalledModel, package_model, installed_models, looks_like_model,
     user_models_dir,
 )
 
 __all__ = ["MANIFEST", "ModelEntry", "ModelStatus", "fetch", "list_models", "load_manifest", "models_main"]
 
-
-def _manifest_path() -> Path:
-    """The model list: inside the package in a regular install (the wheel carries models/models.toml, and
-    only it, as voicegame/models/models.toml), else the checkout's models/models.toml (a source tree or an
-    editable install). Fetched models go to user_models_dir() either way."""
-    packaged = Path(__file__).resolve().parent.parent / "models" / "models.toml"
-    return packaged if packaged.is_file() else REPO_MODELS_DIR / "models.toml"
-
-
-MANIFEST = _manifest_path()
+# The model list (a wheel carries models/models.toml alone); fetched models go to user_models_dir().
+MANIFEST = shipped("models") / "models.toml"
 _CHUNK = 1 << 16
 
 

@@ -10,23 +10,14 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from voicegame import shipped
 from voicegame.decks import Deck
 from voicegame.understanding.words import FUNCTION_WORDS, normalize, spoken
 
 __all__ = ["GRAMMAR_DIR", "OTHERS_RULE", "Grammar", "GrammarError", "Phrases", "expand", "importance", "jsgf",
            "load_grammar", "name_words", "speech_grammar", "vocabulary"]
 
-
-def _grammar_dir() -> Path:
-    """The folder of the <lang>.toml templates: inside the package in a regular install (the wheel carries
-    the top-level grammars/ as voicegame/grammars), else the checkout's grammars/ beside voicegame/ (a
-    source tree or an editable install)."""
-    package = Path(__file__).resolve().parent.parent
-    packaged = package / "grammars"
-    return packaged if packaged.is_dir() else package.parent / "grammars"
-
-
-GRAMMAR_DIR = _grammar_dir()
+GRAMMAR_DIR = shipped("grammars")  # the <lang>.toml templates
 SLOTS = ("{player}", "{card}", "{family}")
 OTHERS_RULE = "<someone_else>"  # the JSGF rule of ``Phrases.others``
 
