@@ -466,7 +466,10 @@ def test_simulate_refuses_a_number_of_games_below_one():
 def test_as_many_computer_players_as_the_settings_allow_get_names():
     proc = run_cli("play", "--players", "Alice", "--bots", "11", "--no-save", "--seed", "3", stdin="quit\n")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[0].count("(computer, memory)") == 11
+    first = proc.stdout.splitlines()[0]
+    assert first.startswith("Happy Families with Alice and 11 computer players at memory level: ")
+    names = first.split(": ", 1)[1].split(". Deck")[0].replace(" and ", ", ").split(", ")
+    assert len(set(names)) == 11 and "Alice" not in names
 
 
 @pytest.mark.parametrize("deck", ["jaques", "sporting", "letters", "standard"])

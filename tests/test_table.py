@@ -1241,3 +1241,25 @@ def test_a_new_deal_names_its_face_down_families_to_their_owner_again():
     table.narrate(game.log)
     told = [line for line in out.private_lines["Alice"] if "you laid face down from the deal" in line]
     assert len(told) == 2 * len(game.position()["families"]["Alice"])
+
+
+@pytest.mark.parametrize("bots, lang, first", [
+    ({"Ben": "memory", "Dan": "memory"}, "en",
+     "Happy Families with Alice and 2 computer players at memory level: Ben and Dan."),
+    ({"Ben": "memory"}, "nl", "Kwartet met Alice, Dan en 1 computerspeler op niveau memory: Ben."),
+    ({"Ben": "memory", "Dan": "child"}, "en", "Happy Families with Alice, Ben (computer, memory) and Dan (computer, child)."),
+])
+def test_the_first_line_names_computer_players_at_one_level_as_a_group(bots, lang, first):
+    """A six-player first line named every computer's level: about 230 characters for a braille display."""
+    game = Game(["Alice", "Ben", "Dan"], rules=profile("guide"), seed=3)
+    table, out = _run_lines(game, ["quit"] * 3, bots=bots, lang=lang)
+    table.run()
+    assert out.lines()[0].startswith(first + " ")
+
+
+def test_names_that_sound_alike_are_warned_about_in_the_games_language():
+    game = Game(["Anna", "Ben", "Dan"], rules=profile("guide"), seed=3)
+    table, out = _run_lines(game, ["stop"] * 3, lang="nl")
+    table.run()
+    assert out.lines()[1] == ("Ben en Dan klinken bijna hetzelfde, dus ik kan ze door elkaar halen. Kan Dan Tiger"
+                              " heten?")

@@ -271,17 +271,30 @@ class TextTable:
             self._told_face_down.add(family)
             self.tell(player, self.p("laid_face_down", player=player, family=self.narrator.family(family)))
 
+    def _table_named(self) -> str:
+        """Who plays, for the first line: computer players at one level are named as a group after the
+        people ("Alice and 5 computer players at memory level: Ben, ..."), which keeps a big table's first
+        line short enough for a braille display; mixed levels are said player by player."""
+        levels = set(self.bot_levels.values())
+        if len(levels) != 1:
+            return self.narrator.names([self.p("computer", name=p, level=self.bot_levels[p])
+                                        if p in self.bot_levels else p for p in self.game.players])
+        computers = [p for p in self.game.players if p in self.bot_levels]
+        group = self.p("computers_one" if len(computers) == 1 else "computers_many", n=len(computers),
+                       level=levels.pop(), names=self.narrator.names(computers))
+        return self.narrator.names([p for p in self.game.players if p not in self.bot_levels] + [group])
+
     # ---------------------------------------------------------------- loop
 
     def run(self) -> int:
         g = self.game
-        who = [self.p("computer", name=p, level=self.bot_levels[p]) if p in self.bot_levels else p for p in g.players]
         # A deck's title is written in English; in another language its name says which deck it is.
         deck = g.deck.title if self.narrator.lang == "en" else g.deck.name.title()
-        self.say(self.p("intro", who=self.narrator.names(who), deck=deck, rules=self._rules_named(g.rules),
+        self.say(self.p("intro", who=self._table_named(), deck=deck, rules=self._rules_named(g.rules),
                         seed=g.seed))
         if self.humans:
-            self.say(self.understander.warnings())
+            self.say([self.p("name_like_card" if w.card_word else "names_alike", **w._asdict())
+                      for w in self.understander.warnings()])
             self.say(self.p("help_hint_voice" if self.out.listening else "help_hint"))
         if g.actions:  # resumed: say where we are, not the whole story again
             self.say(self.p("resuming_one" if len(g.actions) == 1 else "resuming", n=len(g.actions)))

@@ -7,8 +7,8 @@
 
 from voicegame.understanding.grammar import (Grammar, GrammarError, Phrases, jsgf, load_grammar, name_words,
                                              speech_grammar, vocabulary)
-from voicegame.understanding.matcher import Understander, Understanding
+from voicegame.understanding.matcher import NameWarning, Understander, Understanding
 from voicegame.understanding.words import normalize
 
-__all__ = ["Grammar", "GrammarError", "Phrases", "Understander", "Understanding", "jsgf", "load_grammar",
+__all__ = ["Grammar", "GrammarError", "NameWarning", "Phrases", "Understander", "Understanding", "jsgf", "load_grammar",
            "name_words", "normalize", "speech_grammar", "vocabulary"]

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from voicegame.decks import Deck
 from voicegame.understanding.grammar import Grammar, Phrases, load_grammar
 from voicegame.understanding.grammar import importance as word_importance
 from voicegame.understanding.words import FUNCTION_WORDS, SoundTable, letters_rhyme, normalize, similarity
 
-__all__ = ["Understander", "Understanding"]
+__all__ = ["NameWarning", "Understander", "Understanding"]
 
 ACT_COST = 0.45  # at most this cheap to act at once ...
 ACT_MARGIN = 0.3  # ... and this much cheaper than any other request
@@ -52,6 +52,15 @@ _REASONS = {
            "no_card": "Ik hoorde geen kaartnaam. Probeer: {example}",
            "no_request": "Dat heb ik niet als verzoek begrepen. Probeer: {example}"},
 }
+
+
+class NameWarning(NamedTuple):
+    """A player's name the recognizer may mistake: for another player's (``like``, a name) or for a
+    card word (``like``, that word), and a nickname that would not be."""
+    name: str
+    like: str
+    nickname: str
+    card_word: bool
 
 
 @dataclass
@@ -292,8 +301,9 @@ class Understander:
                              and all(similarity(x, y) >= CARD_ALIKE or letters_rhyme(x, y) for x, y in zip(wa, wb)))
                 for a, wa in surnames.items()}
 
-    def warnings(self) -> list[str]:
-        """Player names that sound alike or like card words, with a nickname suggestion each."""
+    def warnings(self) -> list[NameWarning]:
+        """Player names that sound alike or like card words, with a nickname suggestion each; the
+        table words them in its language."""
         out = []
         names = list(self.phrases.players.items())
         card_words = {w for vs in self.phrases.cards.values() for v in vs for w in v} - FUNCTION_WORDS
@@ -303,10 +313,10 @@ class Understander:
         for i, (a, wa) in enumerate(names):
             for b, wb in names[i + 1:]:
                 if b in self.sound_alikes[a]:
-                    out.append(f"{a} and {b} sound alike, so I may mix them up. Could {b} be called {next(nick)}?")
+                    out.append(NameWarning(b, a, next(nick), card_word=False))
             clash = [w for w in wa if any(similarity(w, c) >= 0.75 for c in card_words)]
             if clash:
-                out.append(f"{a} sounds like a card word ({clash[0]}). Could {a} be called {next(nick)}?")
+                out.append(NameWarning(a, clash[0], next(nick), card_word=True))
         return out
 
     # ------------------------------------------------------------ scoring
