@@ -508,11 +508,8 @@ class Game:
         if self._complete >> f & 1 and not (self._unnamed >> f & 1 and f not in self.families[asker]):
             raise IllegalAction("family_complete", f"The {family.name(form='surname')} family is already complete.")
         if not self.hands[asker] & self._fam_mask[f]:
-            raise IllegalAction(
-                "family_not_held",
-                f"You can only ask for a family you already have a card of,"
-                f" and you hold no card of the {family.name(form='surname')} family.",
-            )
+            raise IllegalAction("family_not_held",
+                                f"You hold no {family.name(form='surname')} card, so you cannot ask for one.")
 
     def _ask_surname(self, asker: int, target: int, action: Ask) -> None:
         f = self._family_index.get(action.family)

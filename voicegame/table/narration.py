@@ -331,8 +331,7 @@ REFUSALS_NL: dict[str, str] = {
     "self": "Je kunt jezelf niets vragen. Vraag een andere speler.",
     "target_empty": "{player} heeft geen kaarten meer. Vraag iemand anders.",
     "own_card": "{card} heb je zelf al.",
-    "family_not_held": "Je hebt geen kaart van {family}. Je mag alleen vragen naar een familie waarvan je al een "
-                       "kaart hebt.",
+    "family_not_held": "Je hebt geen kaart van {family}, dus daar mag je niet om vragen.",
     "family_complete": "{family} is al compleet.",
     "not_your_turn": "Je bent nu niet aan de beurt. Wacht even.",
     "unknown_player": "Die speler doet niet mee.",
