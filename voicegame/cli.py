@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, NoReturn
 
+from voicegame import names_list
 from voicegame.bots import BOT_LEVELS, make_bot
 from voicegame.config import (
     COMMAND_LINE, RATE_RANGE, ConfigError, Settings, check_option, children_note, cli_values, describe, language_problem,
@@ -32,7 +33,7 @@ from voicegame.engine import (
 from voicegame.engine.rules import parse_rule_value
 from voicegame.table.journal import Journal, JournalError, Resumed, latest_journal, load_journal
 from voicegame.speech.sentences import KEYBOARD_TOLD
-from voicegame.table.narration import names_list, prompt
+from voicegame.table.narration import prompt
 from voicegame.table.output import Lines
 from voicegame.table.session import TextTable
 from voicegame.table.setup import carry_on, set_up

@@ -21,6 +21,7 @@ from typing import Any
 
 import platformdirs
 
+from voicegame import names_list
 from voicegame.bots import BOT_LEVELS
 from voicegame.decks import DeckError, builtin_decks, load_deck
 from voicegame.engine import PROFILES, profile
@@ -552,10 +553,6 @@ def children_not_playing(settings: Settings) -> list[str]:
     return [name for name in settings.children if name.casefold() not in playing]
 
 
-def _and(names: list[str], word: str) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"
-
-
 def children_note(settings: Settings, lang: str | None = None) -> str | None:
     """The note for a game whose config file names young children who are not playing, in ``lang``
     (the game's): a short word, not a refusal, since the same file serves games they play in."""
@@ -565,10 +562,10 @@ def children_note(settings: Settings, lang: str | None = None) -> str | None:
     if (lang or settings.lang) == "nl":
         if len(absent) == 1:
             return f"Het instellingenbestand noemt {absent[0]} een jong kind, maar {absent[0]} speelt niet mee."
-        return f"Het instellingenbestand noemt {_and(absent, 'en')} jonge kinderen, maar zij spelen niet mee."
+        return f"Het instellingenbestand noemt {names_list(absent, 'en')} jonge kinderen, maar zij spelen niet mee."
     if len(absent) == 1:
         return f"The config file names {absent[0]} as a young child, but {absent[0]} is not playing."
-    return f"The config file names {_and(absent, 'and')} as young children, but they are not playing."
+    return f"The config file names {names_list(absent, 'and')} as young children, but they are not playing."
 
 
 def data_dir() -> Path:
@@ -595,7 +592,7 @@ def describe(settings: Settings, path: Path | None = None) -> list[str]:
         lines.append(f"{name} = {_shown(settings, name)}  (from: {settings.source(name)})")
         if name == "children" and (absent := children_not_playing(settings)):
             them = "them" if len(absent) > 1 else absent[0]
-            lines.append(f"  Note: the players do not include {_and(absent, 'or')}, so children counts for {them}"
+            lines.append(f"  Note: the players do not include {names_list(absent, 'or')}, so children counts for {them}"
                          f" only in a game {'they play' if len(absent) > 1 else absent[0] + ' plays'} in.")
     return lines
 

@@ -20,6 +20,7 @@ import copy
 import random
 from typing import Any, Callable, Iterable
 
+from voicegame import names_list
 from voicegame.decks import Deck, load_deck
 from voicegame.engine.actions import Action, Ask, Flip, IllegalAction, Pass, action_from_json
 from voicegame.engine.rules import PROFILES, Rules
@@ -38,12 +39,6 @@ def _bits(mask: int) -> Iterable[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-def _names_list(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 class _DeckTables:
@@ -158,7 +153,7 @@ class Game:
             seat = self._seat_folded.get(str(name).casefold())
         if seat is None:
             raise IllegalAction(
-                "unknown_player", f"There is no player called {name}. The players are {_names_list(list(self.players))}."
+                "unknown_player", f"There is no player called {name}. The players are {names_list(list(self.players))}."
             )
         return seat
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from voicegame import names_list
 from voicegame.decks import Deck
 from voicegame.engine.actions import Action, Ask, Flip
 
-__all__ = ["PROMPTS", "Narrator", "names_list", "prompt", "you_form"]
+__all__ = ["PROMPTS", "Narrator", "prompt", "you_form"]
 
 
 # Every sentence the table says, per language. Seed 004 gives the Dutch wording ("Niet thuis").
@@ -371,13 +372,6 @@ def you_form(line: str) -> str:
     for pattern, replacement in _YOU_FORMS:
         line = pattern.sub(replacement, line)
     return line
-
-
-def names_list(names: list[str], conjunction: str = "and") -> str:
-    """Alice, Ben and Cara: ``conjunction`` is the word itself ("and", "or", "en", "of")."""
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + f" {conjunction} " + names[-1]
 
 
 class Narrator:

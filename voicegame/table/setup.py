@@ -14,11 +14,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from voicegame import names_list
 from voicegame.bots import BOT_LEVELS
 from voicegame.config import Settings, deck_languages, decks_in
 from voicegame.decks import builtin_decks
 from voicegame.engine import PROFILES
-from voicegame.table.narration import names_list
 from voicegame.understanding.grammar import load_grammar
 from voicegame.understanding.words import normalize, similarity
 
