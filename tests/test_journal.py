@@ -15,7 +15,7 @@ import pytest
 
 from voicegame.bots import make_bot
 from voicegame.engine import Game, profile
-from voicegame.table.journal import Journal, JournalError, latest_journal, load_journal
+from voicegame.table.journal import Journal, JournalError, in_use, latest_journal, load_journal
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -192,3 +192,40 @@ def test_kill_9_at_random_moments_then_resume_gives_the_same_game(tmp_path):
     resumed = load_journal(journals[-1])
     assert resumed.finished
     assert resumed.game.position() == final
+
+
+@pytest.mark.parametrize("damaged", [False, True])
+def test_a_game_carried_on_in_one_window_cannot_be_carried_on_in_another(data_dir, damaged):
+    """Two windows carrying on one saved game both wrote their moves into it: the next resume was a mix
+    of both, or called the file damaged and dropped one window's moves."""
+    path = _journal_of(_played())
+    if damaged:
+        path.write_text(path.read_text() + "garbage }{\n")
+    first = Journal.resume(load_journal(path), path)
+    assert in_use(path)
+    with pytest.raises(JournalError) as refused:
+        Journal.resume(load_journal(path), path)
+    assert refused.value.said("en") == (f"The saved game {path.name} is open in another window: carry it on there,"
+                                        " or close it there first.")
+    first.close()
+    assert not in_use(path)
+    Journal.resume(load_journal(path), path).close()
+
+
+def test_resume_says_the_game_is_open_in_another_window_and_plays_nothing(data_dir):
+    path = _journal_of(_played())
+    before = path.read_text()
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'a');"
+                               " fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); time.sleep(60)", str(path)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        proc = subprocess.run([sys.executable, "-m", "voicegame", "play", "--resume"], input="ben mrs bun\n",
+                              capture_output=True, text=True, cwd=ROOT, timeout=60,
+                              env={**os.environ, "VOICEGAME_DATA_DIR": str(data_dir)})
+    finally:
+        holder.kill()
+        holder.wait()
+    assert proc.returncode != 0
+    assert f"The saved game {path.name} is open in another window" in proc.stderr + proc.stdout
+    assert path.read_text() == before

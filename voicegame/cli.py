@@ -31,7 +31,7 @@ from voicegame.engine import (
     PROFILES, Action, Ask, Flip, Game, IllegalAction, Pass, PositionError, RuleError, Rules, action_from_json, profile,
 )
 from voicegame.engine.rules import parse_rule_value
-from voicegame.table.journal import Journal, JournalError, Resumed, latest_journal, load_journal
+from voicegame.table.journal import Journal, JournalError, Resumed, in_use, latest_journal, load_journal
 from voicegame.speech.sentences import KEYBOARD_TOLD
 from voicegame.table.narration import prompt
 from voicegame.table.output import Lines
@@ -241,7 +241,7 @@ def _recent_unfinished(passed_over: list[JournalError] | None = None) -> _Unfini
     cannot, is added to ``passed_over``."""
     try:
         path = latest_journal(passed_over, newest_only=True)
-        if path is None:
+        if path is None or in_use(path):  # open in another window: this one starts a game of its own
             return None
         played = datetime.date.fromtimestamp(path.stat().st_mtime)
         resumed = load_journal(path)
@@ -504,6 +504,8 @@ def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None 
     except JournalError as exc:
         return fail(exc.said(lang))
     lang = resumed.header.get("lang", "en")
+    if not args.no_save and in_use(path):
+        return fail(prompt(lang, "save_in_use", name=path.name))
     for problem in resumed.problems:
         _out(problem.said(lang))
     if resumed.finished or resumed.game.over:

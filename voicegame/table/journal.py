@@ -14,7 +14,12 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory file locks
+    fcntl = None
 
 from voicegame.bots import BOT_LEVELS
 from voicegame.config import data_dir
@@ -22,7 +27,7 @@ from voicegame.engine import Action, Game, IllegalAction, PositionError, action_
 from voicegame.engine.game import GAME_FORMAT
 from voicegame.table.narration import PROMPTS, prompt
 
-__all__ = ["Journal", "JournalError", "Resumed", "latest_journal", "load_journal"]
+__all__ = ["Journal", "JournalError", "Resumed", "in_use", "latest_journal", "load_journal"]
 
 FORMAT = "voicegame/journal-1"
 
@@ -47,11 +52,12 @@ class Journal:
     """Appends a game's actions to ``path`` (created with the game's header)."""
 
     def __init__(self, path: Path, header: dict[str, Any], entries: list[dict[str, Any]] | None = None) -> None:
-        self.path = path
+        self.path, self._source = path, None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             # "x": never overwrite an existing journal.
             self._file = open(path, "x", encoding="utf-8")
+            _lock(self._file)
             self._write({"format": FORMAT, **header})
             for entry in entries or []:
                 self._write(entry)
@@ -68,16 +74,21 @@ class Journal:
     def resume(cls, resumed: Resumed, path: Path) -> Journal:
         """Go on writing: in the same file when it was whole, else in a new file that starts with
         the good part (the damaged original is left exactly as it was)."""
+        try:
+            held = open(path, "a", encoding="utf-8")
+        except OSError as exc:
+            raise _cannot_save(path, exc) from None
+        if not _lock(held):
+            held.close()
+            raise JournalError("save_in_use", name=path.name)
         if not resumed.problems:
             journal = cls.__new__(cls)
-            journal.path = path
-            try:
-                journal._file = open(path, "a", encoding="utf-8")
-            except OSError as exc:
-                raise _cannot_save(path, exc) from None
+            journal.path, journal._file, journal._source = path, held, None
             return journal
         header = {k: v for k, v in resumed.header.items() if k != "format"}
-        return cls(_new_path(), {**header, "resumed_from": path.name}, resumed.entries)
+        journal = cls(_new_path(), {**header, "resumed_from": path.name}, resumed.entries)
+        journal._source = held  # the damaged original stays held (never written): nobody resumes it twice
+        return journal
 
     def _write(self, entry: dict[str, Any]) -> None:
         try:
@@ -104,6 +115,30 @@ class Journal:
 
     def close(self) -> None:
         self._file.close()
+        if self._source is not None:
+            self._source.close()
+
+
+def _lock(file: IO[str]) -> bool:
+    """Hold ``file`` for this process alone while its game is played (released when it is closed, or
+    the process ends, even killed): two windows carrying on one game would each write their own
+    moves into it. False if another process holds it. Where there are no such locks, always True."""
+    if fcntl is None:
+        return True
+    try:
+        fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def in_use(path: Path) -> bool:
+    """Whether the game saved in ``path`` is being played in another window now."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            return not _lock(file)
+    except OSError:
+        return False
 
 
 def _cannot_save(path: Path, exc: OSError) -> JournalError:

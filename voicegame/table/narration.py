@@ -125,6 +125,8 @@ PROMPTS: dict[str, dict[str, str]] = {
                          " be resumed.",
         "save_other_level": "The saved game {name} was saved by another version of voicegame, with a computer level"
                             " this version does not have ({level}), so it cannot be resumed.",
+        "save_in_use": "The saved game {name} is open in another window: carry it on there, or close it there"
+                       " first.",
         "save_cut_off": "The last action was cut off while it was being saved, so it is left out.",
         "save_damaged_at": "The saved game is damaged at line {number}; every action before it is kept.",
         "nothing_to_resume": "There is no unfinished game to resume. Start one with: voicegame play --players You"
@@ -244,6 +246,8 @@ PROMPTS: dict[str, dict[str, str]] = {
                          " kan niet verder.",
         "save_other_level": "Het bewaarde spel {name} is bewaard door een andere versie van voicegame, met een"
                             " computerniveau dat deze versie niet heeft ({level}), dus het kan niet verder.",
+        "save_in_use": "Het bewaarde spel {name} is open in een ander venster: speel het daar verder, of sluit"
+                       " het daar eerst.",
         "save_cut_off": "De laatste zet werd afgebroken terwijl hij werd bewaard, dus die valt weg.",
         "save_damaged_at": "Het bewaarde spel is beschadigd op regel {number}; elke zet daarvoor blijft bewaard.",
         "nothing_to_resume": "Er is geen onafgemaakt spel om verder te spelen. Begin er een met: voicegame play"
