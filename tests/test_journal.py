@@ -229,3 +229,25 @@ def test_resume_says_the_game_is_open_in_another_window_and_plays_nothing(data_d
     assert proc.returncode != 0
     assert f"The saved game {path.name} is open in another window" in proc.stderr + proc.stdout
     assert path.read_text() == before
+
+
+@pytest.mark.parametrize("afterwards", ["edited", "moved"])
+def test_a_game_with_a_users_pack_carries_on_after_the_pack_file_changed(data_dir, tmp_path, afterwards):
+    """The journal named only the pack's file: edited, the game was dealt anew ("damaged at line 2",
+    every move lost); moved, it could not be carried on at all."""
+    from helpers import pack_toml, write_pack
+
+    from voicegame.decks import load_deck
+
+    path = write_pack(tmp_path, families=5)
+    game = Game(["Alice", "Ben"], rules=profile("guide"), deck=load_deck(str(path)), seed=3)
+    for i in range(6):
+        game.apply(make_bot("random", game, game.current_player, i).choose())
+    saved = _journal_of(game)
+    if afterwards == "edited":
+        path.write_text(pack_toml(families=4))
+    else:
+        path.rename(tmp_path / "elsewhere.toml")
+    resumed = load_journal(saved)
+    assert resumed.problems == []
+    assert resumed.game.position() == game.position() and len(resumed.game.deck.families) == 5

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -61,6 +61,9 @@ class Deck:
     members: tuple[str, ...]
     families: tuple[Family, ...]
     source: str = field(compare=False)
+    # A user's pack as read (None for a built-in one): a saved game keeps it, so that the game can be
+    # carried on after the pack's file was edited or moved.
+    pack: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -118,32 +121,34 @@ def builtin_decks() -> tuple[str, ...]:
     return tuple(sorted(p.name[: -len(".toml")] for p in data.iterdir() if p.name.endswith(".toml")))
 
 
-def load_deck(name_or_path: str, *, three_generations: bool = False) -> Deck:
-    """Load a built-in pack by name, or a user's pack from a ``.toml`` path.
+def load_deck(name_or_path: str, *, three_generations: bool = False, pack: str | None = None) -> Deck:
+    """Load a built-in pack by name, or a user's pack from a ``.toml`` path (or from ``pack``, its
+    text as a saved game kept it; the path then only names it).
 
     ``three_generations`` keeps the pack's extended members (Grandpa, Grandma); without it
     they are left out, giving the usual families of 4.
     """
-    if name_or_path in builtin_decks():
+    if pack is None and name_or_path in builtin_decks():
         return _load_builtin(name_or_path, three_generations)
     path = Path(name_or_path)
-    if path.suffix != ".toml" or not path.is_file():
-        raise DeckError(
-            f"There is no deck called {name_or_path!r}. Built-in decks: {', '.join(builtin_decks())};"
-            " or give the path of a .toml pack file."
-        )
     source = str(path)
+    if pack is None:
+        if path.suffix != ".toml" or not path.is_file():
+            raise DeckError(
+                f"There is no deck called {name_or_path!r}. Built-in decks: {', '.join(builtin_decks())};"
+                " or give the path of a .toml pack file."
+            )
+        try:
+            pack = path.read_text("utf-8")
+        except UnicodeDecodeError:
+            raise DeckError(f"{source}: the file is not UTF-8 text: save it again with the UTF-8 encoding.") from None
+        except OSError as exc:
+            raise DeckError(f"{source}: the file cannot be read ({exc.strerror}).") from None
     try:
-        text = path.read_text("utf-8")
-    except UnicodeDecodeError:
-        raise DeckError(f"{source}: the file is not UTF-8 text: save it again with the UTF-8 encoding.") from None
-    except OSError as exc:
-        raise DeckError(f"{source}: the file cannot be read ({exc.strerror}).") from None
-    try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(pack)
     except tomllib.TOMLDecodeError as exc:
         raise DeckError(f"{source}: not valid TOML ({exc}).") from None
-    return _parse(data, source, three_generations)
+    return replace(_parse(data, source, three_generations), pack=pack)
 
 
 @functools.cache

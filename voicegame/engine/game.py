@@ -1062,7 +1062,7 @@ class Game:
             "dealer": self.players[self._dealer0],
             "start": copy.deepcopy(self._start),
             "actions": [a.to_json() for a in self.actions],
-        }
+        } | ({} if self.deck.pack is None else {"pack": self.deck.pack})
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Game:
@@ -1074,7 +1074,8 @@ class Game:
             else:
                 rules = Rules.from_json(data["rules"])
                 game = cls(data["players"], rules=rules,
-                           deck=load_deck(data["deck"], three_generations=rules.three_generations),
+                           deck=load_deck(data["deck"], three_generations=rules.three_generations,
+                                          pack=data.get("pack")),
                            seed=int(data["seed"]), dealer=data.get("dealer"))
             for i, a in enumerate(data.get("actions", [])):
                 try:
