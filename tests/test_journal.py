@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
@@ -251,3 +252,24 @@ def test_a_game_with_a_users_pack_carries_on_after_the_pack_file_changed(data_di
     resumed = load_journal(saved)
     assert resumed.problems == []
     assert resumed.game.position() == game.position() and len(resumed.game.deck.families) == 5
+
+
+def test_a_game_whose_start_cannot_be_saved_leaves_no_file_to_be_called_damaged(data_dir, monkeypatch):
+    """A full disk left an empty journal, and every later start said a saved game was "damaged at its
+    very start", a game the players had been told was not saved."""
+    older = _journal_of(_played())
+    fsync = os.fsync
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("voicegame.table.journal.os.fsync", full)
+    with pytest.raises(JournalError) as cannot:
+        Journal.new(_played(moves=0), {"bots": {}})
+    assert cannot.value.said("en").startswith(f"Games cannot be saved in {data_dir / 'games'} (no space left on"
+                                              " device): ")
+    assert list((data_dir / "games").glob("*.jsonl")) == [older]
+    monkeypatch.setattr("voicegame.table.journal.os.fsync", fsync)
+    (data_dir / "games" / "29990101-000000-1-1.jsonl").write_text("")  # left by an older version
+    passed_over: list[JournalError] = []
+    assert latest_journal(passed_over) == older and passed_over == []

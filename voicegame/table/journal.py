@@ -57,12 +57,17 @@ class Journal:
             path.parent.mkdir(parents=True, exist_ok=True)
             # "x": never overwrite an existing journal.
             self._file = open(path, "x", encoding="utf-8")
-            _lock(self._file)
+        except OSError as exc:
+            raise _cannot_save(path, exc) from None
+        _lock(self._file)
+        try:
             self._write({"format": FORMAT, **header})
             for entry in entries or []:
                 self._write(entry)
-        except OSError as exc:
-            raise _cannot_save(path, exc) from None
+        except JournalError as exc:  # a full disk: no half-written file left to be taken for a damaged game
+            self._file.close()
+            path.unlink(missing_ok=True)
+            raise JournalError("cannot_save", folder=str(path.parent), reason=exc.fields["reason"]) from None
 
     @classmethod
     def new(cls, game: Game, extra: dict[str, Any]) -> Journal:
@@ -257,7 +262,7 @@ def latest_journal(passed_over: list[JournalError] | None = None, *, newest_only
     superseded = {_header(path).get("resumed_from") for path in paths}
     empty = None  # the newest game left before its first move
     for path in paths:
-        if path.name in superseded:
+        if path.name in superseded or _empty(path):
             continue
         try:
             resumed = load_journal(path)
@@ -272,6 +277,14 @@ def latest_journal(passed_over: list[JournalError] | None = None, *, newest_only
         if newest_only:
             return None
     return None if newest_only else empty
+
+
+def _empty(path: Path) -> bool:
+    """An empty file is a game whose start could not be saved (a full disk): nothing to carry on."""
+    try:
+        return path.stat().st_size == 0
+    except OSError:
+        return False
 
 
 def _modified(path: Path) -> float:
