@@ -113,6 +113,8 @@ def _header_changed(data_dir: Path, **changes) -> Path:
     for key, value in changes.items():
         if key == "game_format":
             header["game"]["format"] = value
+        elif key == "seed":
+            header["game"]["seed"] = value
         else:
             header[key] = value
     path.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
@@ -128,6 +130,7 @@ def _header_changed(data_dir: Path, **changes) -> Path:
     ({"format": "voicegame/journal-2"}, "saved by another version of voicegame, so this version cannot resume it"),
     ({"game_format": "voicegame/game-2"}, "saved by another version of voicegame, so this version cannot resume it"),
     ({"format": "voicegame/journal-2", "game": None}, "saved by another version of voicegame"),  # laid out anew
+    ({"seed": "abc"}, "cannot be used: The saved seed must be a whole number, not 'abc'.$"),  # not int()'s words
 ])
 def test_a_game_from_another_version_is_refused_in_one_sentence(data_dir, changes, message):
     with pytest.raises(JournalError, match=message):

@@ -1068,15 +1068,18 @@ class Game:
     def from_json(cls, data: dict[str, Any]) -> Game:
         if not isinstance(data, dict) or data.get("format") != GAME_FORMAT:
             raise PositionError(f"This is not a saved voicegame game (format {GAME_FORMAT}).")
+        seed = data.get("seed", 0)
+        if type(seed) is not int:
+            raise PositionError(f"The saved seed must be a whole number, not {seed!r}.")
         try:
             if data.get("start") is not None:
-                game = cls.from_position(data["start"], seed=int(data.get("seed", 0)))
+                game = cls.from_position(data["start"], seed=seed)
             else:
                 rules = Rules.from_json(data["rules"])
                 game = cls(data["players"], rules=rules,
                            deck=load_deck(data["deck"], three_generations=rules.three_generations,
                                           pack=data.get("pack")),
-                           seed=int(data["seed"]), dealer=data.get("dealer"))
+                           seed=seed, dealer=data.get("dealer"))
             for i, a in enumerate(data.get("actions", [])):
                 try:
                     game.apply(action_from_json(a))
