@@ -615,7 +615,7 @@ def test_play_with_no_options_says_why_the_last_game_played_is_not_offered(monke
     """A damaged last game is not offered: said so, a player does not think it lost without a word."""
     _unfinished_game(tmp_path, monkeypatch)
     damaged = tmp_path / "games" / "zzz-newest.jsonl"
-    damaged.write_text("")
+    damaged.write_text("{\"format\": \"voicegame/journal-1\", \"game\n")  # cut off in its header
     later = damaged.stat().st_mtime + 60  # the last game played, whatever the clock's resolution
     os.utime(damaged, (later, later))
     printed = _terminal_main(monkeypatch, tmp_path, ["quit"])

@@ -451,3 +451,15 @@ def test_whole_match_games_end():
             assert max(totals.values()) >= 12
             assert sorted(g.winners) == sorted(p for p, t in totals.items() if t == max(totals.values()))
         assert_cards_conserved(g)
+
+
+@pytest.mark.parametrize("stock, allowed", [(14, True), (15, False), (999, False)])
+def test_a_stock_rule_that_would_deal_every_card_is_refused(stock, allowed):
+    """--rule stock=999 was announced ("with stock 999") and played as a game with no stock at all."""
+    rules = GUIDE.with_overrides(stock=stock)
+    if allowed:
+        assert Game(NAMES[:3], rules=rules, seed=1).position()["stock"]
+        return
+    with pytest.raises(PositionError, match=f"^Dealing {stock} cards to each of 3 players leaves no stock from the"
+                                            " 44 cards: deal at most 14 each"):
+        Game(NAMES[:3], rules=rules, seed=1)

@@ -116,6 +116,12 @@ class Game:
                 f"{rules.centre_cards} centre cards leave too few of the {n_cards} cards to deal"
                 f" every one of the {len(players)} players a card."
             )
+        most = (n_cards - rules.centre_cards - 1) // len(players)  # each, with a card left for the stock
+        if rules.stock > most:
+            raise PositionError(
+                f"Dealing {rules.stock} cards to each of {len(players)} players leaves no stock from the {n_cards}"
+                f" cards: deal at most {most} each, or play with stock 0 (no stock)."
+            )
         self.players = players
         self.seed = seed
         self._seat = {name: i for i, name in enumerate(players)}
