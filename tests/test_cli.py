@@ -155,7 +155,7 @@ def test_illegal_typed_requests_get_the_rule_and_change_nothing():
 
 
 def test_output_is_plain_text_without_escape_codes():
-    proc = run_cli("play", "--bots", "3", "--level", "random", "--seed", "2", env={"NO_COLOR": "1"})
+    proc = run_cli("play", "--players", "", "--bots", "3", "--level", "random", "--seed", "2", env={"NO_COLOR": "1"})
     assert proc.returncode == 0
     assert "\x1b" not in proc.stdout and "\r" not in proc.stdout
     assert proc.stdout.splitlines()[-1].startswith("Game over.")
@@ -165,7 +165,7 @@ def test_output_is_plain_text_without_escape_codes():
 def test_golden_transcript(rules):
     """A seeded computer-only game per profile, compared line for line with tests/golden/.
     After an intended change of wording or play, regenerate with UPDATE_GOLDEN=1."""
-    proc = run_cli("play", "--bots", "4", "--level", "random", "--rules", rules, "--seed", "11")
+    proc = run_cli("play", "--players", "", "--bots", "4", "--level", "random", "--rules", rules, "--seed", "11")
     assert proc.returncode == 0, proc.stderr
     path = GOLDEN / f"{rules}.txt"
     if os.environ.get("UPDATE_GOLDEN"):
@@ -1055,3 +1055,12 @@ def test_the_polite_reminder_asked_for_when_carrying_a_game_on_stays_with_it(tmp
     assert proc.returncode == 0, proc.stderr
     assert "Remember the magic word, Sam: ask again with please." in proc.stdout.splitlines()
     assert len(list((tmp_path / "games").glob("*.jsonl"))) == 1  # carried on in the same file
+
+
+def test_bots_on_their_own_play_against_you():
+    """`voicegame play --bots 3` started a game of computer players that played itself to the end, while
+    bots = 3 in the config file kept You at the table."""
+    proc = run_cli("play", "--bots", "3", "--seed", "3", "--no-save", stdin="quit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("Happy Families with You and 3 computer players at memory level: ")
+    assert proc.stdout.splitlines()[-1] == "Game stopped. It was not saved."

@@ -104,8 +104,8 @@ def _bot_names(humans: list[str], count: int, deck: Deck, lang: str) -> list[str
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    # --players and --bots describe the whole table: with one of them given, the other is none.
-    only_bots = args.players is None and args.bots is not None
+    # --players on its own is the whole table; --bots on its own joins the usual players (You): a game of
+    # computer players only is --players "".
     if args.players and args.bots is None:
         args.bots = 0
     try:
@@ -147,7 +147,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         _out(note)
     rules = _rules_from_args(args)
     deck = load_deck(args.deck or rules.deck, three_generations=rules.three_generations)
-    humans = [] if only_bots else list(settings.players)
+    humans = list(settings.players)
     bot_names = _bot_names(humans, settings.bots, deck, settings.lang)
     if len(bot_names) < settings.bots:
         return _fail(f"I have names for only {len(bot_names)} computer players that sound unlike the players and the"
@@ -976,7 +976,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
 
     p = sub.add_parser("play", help="play a game in the terminal")
-    p.add_argument("--players", help="human players, comma-separated, in clockwise order (e.g. Alice,Ben)")
+    p.add_argument("--players", help="human players, comma-separated, in clockwise order (e.g. Alice,Ben;"
+                   ' "" for computer players only)')
     p.add_argument("--bots", type=_setting("bots"),
                    help="number of computer players, seated after the humans (default 2,"
                    " or none when --players is given)")
