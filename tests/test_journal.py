@@ -84,7 +84,8 @@ def test_damage_in_the_middle_keeps_every_action_before_it_and_never_touches_the
     damaged = "\n".join(lines) + "\n"
     path.write_text(damaged)
     resumed = load_journal(path)
-    assert [str(p) for p in resumed.problems] == ["The saved game is damaged at line 6; every action before it is kept."]
+    assert [str(p) for p in resumed.problems] == ["The saved game is damaged at line 6; every action before it is kept,"
+                                                  f" but not the 7 lines after it. The file {path.name} stays as it was."]
     assert len(resumed.game.actions) == 4
     journal = Journal.resume(resumed, path)
     journal.close()

@@ -218,8 +218,12 @@ def load_journal(path: Path) -> Resumed:
             else:
                 raise ValueError("unknown entry")
         except (json.JSONDecodeError, ValueError, TypeError, IllegalAction) as exc:
+            after = sum(1 for later in body[number - 1:] if later.strip())
             if number == last_line and isinstance(exc, json.JSONDecodeError):
                 problems.append(JournalError("save_cut_off"))
+            elif after:
+                problems.append(JournalError("save_damaged_one_after" if after == 1 else "save_damaged_after",
+                                             number=str(number), after=str(after), name=path.name))
             else:
                 problems.append(JournalError("save_damaged_at", number=str(number)))
             break

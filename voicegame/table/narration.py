@@ -129,6 +129,10 @@ PROMPTS: dict[str, dict[str, str]] = {
                        " first.",
         "save_cut_off": "The last action was cut off while it was being saved, so it is left out.",
         "save_damaged_at": "The saved game is damaged at line {number}; every action before it is kept.",
+        "save_damaged_one_after": "The saved game is damaged at line {number}; every action before it is kept, but"
+                                  " not the 1 line after it. The file {name} stays as it was.",
+        "save_damaged_after": "The saved game is damaged at line {number}; every action before it is kept, but not"
+                              " the {after} lines after it. The file {name} stays as it was.",
         "nothing_to_resume": "There is no unfinished game to resume. Start one with: voicegame play --players You"
                              " --bots 2",
         "nothing_else_to_resume": "There is no other unfinished game to resume. Start one with: voicegame play"
@@ -250,6 +254,10 @@ PROMPTS: dict[str, dict[str, str]] = {
                        " het daar eerst.",
         "save_cut_off": "De laatste zet werd afgebroken terwijl hij werd bewaard, dus die valt weg.",
         "save_damaged_at": "Het bewaarde spel is beschadigd op regel {number}; elke zet daarvoor blijft bewaard.",
+        "save_damaged_one_after": "Het bewaarde spel is beschadigd op regel {number}; elke zet daarvoor blijft"
+                                  " bewaard, maar niet de 1 regel erna. Het bestand {name} blijft zoals het was.",
+        "save_damaged_after": "Het bewaarde spel is beschadigd op regel {number}; elke zet daarvoor blijft bewaard,"
+                              " maar niet de {after} regels erna. Het bestand {name} blijft zoals het was.",
         "nothing_to_resume": "Er is geen onafgemaakt spel om verder te spelen. Begin er een met: voicegame play"
                              " --lang nl",
         "nothing_else_to_resume": "Er is geen ander onafgemaakt spel om verder te spelen. Begin er een met:"
