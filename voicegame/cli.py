@@ -910,18 +910,8 @@ def _volume(text: str) -> float:
     except ValueError:
         value = -1.0
     if not 0.1 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"the volume is a number from 0.1 to 1, not {text}")
-    return value
-
-
-def _rate(text: str) -> int:
-    """A speaking speed in ``RATE_RANGE`` (``say``; ``play`` checks its rate with the config file's)."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if not RATE_RANGE[0] <= value <= RATE_RANGE[1]:
-        raise argparse.ArgumentTypeError(f"the speed is {RATE_RANGE[0]} to {RATE_RANGE[1]} words a minute, not {text}")
+        raise argparse.ArgumentTypeError(f"On the command line, --volume {text} is not a loudness. Write a number"
+                                         " from 0.1 to 1; for example --volume 0.8.")
     return value
 
 
@@ -1057,7 +1047,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("text", nargs="*")
     p.add_argument("--wav", help="write the speech to this WAV file instead of playing it")
     p.add_argument("--voice", help="espeak-ng voice, e.g. en-us or en-us+f3 (voicegame devices lists them)")
-    p.add_argument("--rate", type=_rate, default=170, help=f"words per minute, {RATE_RANGE[0]} to {RATE_RANGE[1]}"
+    p.add_argument("--rate", type=_setting("rate"), default=170, help=f"words per minute, {RATE_RANGE[0]} to {RATE_RANGE[1]}"
                    " (default 170)")
     p.add_argument("--volume", type=_volume, default=1.0, help="loudness, 0.1 to 1 (default 1)")
     p.set_defaults(func=cmd_say)
