@@ -1263,3 +1263,12 @@ def test_names_that_sound_alike_are_warned_about_in_the_games_language():
     table.run()
     assert out.lines()[1] == ("Ben en Dan klinken bijna hetzelfde, dus ik kan ze door elkaar halen. Kan Dan Tiger"
                               " heten?")
+
+
+@pytest.mark.parametrize("centre_cards, said", [(0, "This game has no centre cards to turn over."),
+                                                (4, "There is no centre card to turn over now.")])
+def test_a_number_alone_speaks_of_centre_cards_only_in_a_game_that_has_them(centre_cards, said):
+    game = Game(["Alice", "Ben"], rules=profile("guide").with_overrides(centre_cards=centre_cards), seed=3)
+    table, out = _run_lines(game, [])
+    table.handle(game.current_player, "5")
+    assert out.lines()[-1] == said and game.actions == []

@@ -437,8 +437,8 @@ class TextTable:
             self.say(self.p("nothing_to_answer"))
         elif kind == "flip" and self.game.observation(player).phase == "flip":
             self._offer_flip(player)  # "turn over", but which card?
-        elif kind == "flip":
-            self.say(self.p("nothing_to_flip"))
+        elif kind == "flip":  # a number alone in a game without centre cards must not hint at them
+            self.say(self.p("nothing_to_flip" if self.game.rules.centre_cards else "no_centre_cards"))
         elif kind == "pause":
             self.paused = True
             self.say(self.p("paused"))
