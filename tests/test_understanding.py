@@ -207,6 +207,10 @@ def test_name_warnings_suggest_a_nickname():
     assert [(w.name, w.like, w.card_word) for w in warnings] == [("Dan", "Ben", False), ("Chip", "chip", True)]
     assert len({w.nickname for w in warnings} | {"Ben", "Dan", "Chip", "Alice"}) == 6
     assert not Understander(load_deck("jaques"), ["Alice", "Oscar"]).warnings()
+    # Bun sounds like Ben and like a card: one new name for Bun, not a different one in each warning
+    twice = Understander(load_deck("jaques"), ["Ben", "Bun"]).warnings()
+    assert [(w.name, w.card_word) for w in twice] == [("Bun", False), ("Bun", True)]
+    assert twice[0].nickname == twice[1].nickname
 
 
 def test_understand_cli_prints_one_json_object_per_line(tmp_path):

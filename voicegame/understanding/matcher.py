@@ -308,15 +308,20 @@ class Understander:
         names = list(self.phrases.players.items())
         card_words = {w for vs in self.phrases.cards.values() for v in vs for w in v} - FUNCTION_WORDS
         taken = {p.casefold() for p in self.players}
-        nick = (n for n in ("Tiger", "Rocket", "Sunny", "Pixie", "Ziggy", "Comet", "Maple", "Jazz")
-                if n.casefold() not in taken)
+        spare = (n for n in ("Tiger", "Rocket", "Sunny", "Pixie", "Ziggy", "Comet", "Maple", "Jazz")
+                 if n.casefold() not in taken)
+        nicknames: dict[str, str] = {}  # one per player, however many warnings name them
+
+        def nickname(player: str) -> str:
+            return nicknames.setdefault(player, next(spare))
+
         for i, (a, wa) in enumerate(names):
             for b, wb in names[i + 1:]:
                 if b in self.sound_alikes[a]:
-                    out.append(NameWarning(b, a, next(nick), card_word=False))
+                    out.append(NameWarning(b, a, nickname(b), card_word=False))
             clash = [w for w in wa if any(similarity(w, c) >= 0.75 for c in card_words)]
             if clash:
-                out.append(NameWarning(a, clash[0], next(nick), card_word=True))
+                out.append(NameWarning(a, clash[0], nickname(a), card_word=True))
         return out
 
     # ------------------------------------------------------------ scoring
