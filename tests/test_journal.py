@@ -277,3 +277,18 @@ def test_a_game_whose_start_cannot_be_saved_leaves_no_file_to_be_called_damaged(
     (data_dir / "games" / "29990101-000000-1-1.jsonl").write_text("")  # left by an older version
     passed_over: list[JournalError] = []
     assert latest_journal(passed_over) == older and passed_over == []
+
+
+def test_zero_bytes_left_by_a_power_cut_lose_nothing(data_dir):
+    """They were taken for a cut-off action ("so it is left out") though every action was there."""
+    game = _played()
+    path = _journal_of(game)
+    with path.open("ab") as f:
+        f.write(b"\x00" * 300)
+    resumed = load_journal(path)
+    assert resumed.problems == [] and resumed.game.position() == game.position()
+    journal = Journal.resume(resumed, path)
+    journal.action(make_bot("random", resumed.game, resumed.game.current_player, 1).choose())
+    journal.close()
+    again = load_journal(path)
+    assert again.problems == [] and len(again.game.actions) == len(game.actions) + 1

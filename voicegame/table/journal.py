@@ -200,7 +200,9 @@ def load_journal(path: Path) -> Resumed:
     entries: list[dict[str, Any]] = []
     problems: list[JournalError] = []
     finished = False
-    body = lines[1:]
+    # A power cut can leave zero bytes where the file system had made room for a line not yet written:
+    # never part of a line of ours (JSON writes the character as \u0000), so they are passed over.
+    body = [line.replace("\x00", "") for line in lines[1:]]
     last_line = max((n for n, line in enumerate(body, start=2) if line.strip()), default=1)
     for number, line in enumerate(body, start=2):
         if not line.strip():
