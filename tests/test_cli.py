@@ -151,7 +151,7 @@ def test_illegal_typed_requests_get_the_rule_and_change_nothing():
     assert any("didn't understand" in line for line in lines)
     statuses = [line for line in lines if line.startswith("Alice's turn.")]
     assert len(statuses) == 2 and statuses[0] == statuses[1]
-    assert lines[-1].startswith("Game stopped.")
+    assert lines[-1] == "Game stopped before its first move."
 
 
 def test_output_is_plain_text_without_escape_codes():
@@ -298,10 +298,20 @@ def test_a_dutch_game_that_cannot_be_saved_says_so_in_dutch(tmp_path):
         f"Dit spel wordt niet bewaard. Spellen kunnen niet worden bewaard in {tmp_path / 'games'} (")
 
 
+def _first_request(seed: int = 3) -> str:
+    """A request Alice may make first in ``play --players Alice --bots 1 --seed SEED`` (against Cara)."""
+    game = Game(["Alice", "Cara"], rules=profile("guide"), seed=seed)
+    action = game.observation("Alice").legal_actions()[0]
+    return f"ask {action.target} for {game.deck.card(action.card).name('en', 'short')}\n"
+
+
 def test_quit_says_whether_the_game_can_be_carried_on(tmp_path):
-    saved = run_cli("play", "--players", "Alice", "--bots", "1", "--seed", "3", stdin="quit\n",
+    saved = run_cli("play", "--players", "Alice", "--bots", "1", "--seed", "3", stdin=_first_request() + "quit\n",
                     env={"VOICEGAME_DATA_DIR": str(tmp_path)})
     assert saved.stdout.splitlines()[-1] == "Game stopped. voicegame play --resume carries on where you left off."
+    before = run_cli("play", "--players", "Alice", "--bots", "1", "--seed", "3", stdin="quit\n",
+                     env={"VOICEGAME_DATA_DIR": str(tmp_path)})
+    assert before.stdout.splitlines()[-1] == "Game stopped before its first move."  # --resume takes the other
     unsaved = run_cli("play", "--players", "Alice", "--bots", "1", "--seed", "3", "--no-save", "--lang", "nl",
                       stdin="stop\n")
     assert unsaved.stdout.splitlines()[-1] == "Het spel is gestopt. Het is niet bewaard."
@@ -913,7 +923,7 @@ def test_the_polite_reminder_and_a_memory_challenge_stay_with_a_game_carried_on(
 
 
 def test_the_end_of_the_input_says_whether_the_game_can_be_carried_on(tmp_path):
-    saved = run_cli("play", "--players", "Alice", "--bots", "1", "--seed", "3", stdin="status\n",
+    saved = run_cli("play", "--players", "Alice", "--bots", "1", "--seed", "3", stdin=_first_request() + "status\n",
                     env={"VOICEGAME_DATA_DIR": str(tmp_path)})
     assert saved.stdout.splitlines()[-2:] == [
         "Input ended.", "Game stopped. voicegame play --resume carries on where you left off."]

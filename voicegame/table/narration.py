@@ -101,6 +101,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "recording_ended": "The recording has ended, so the keyboard takes over.",
         "stopped_saved": "Game stopped. voicegame play --resume carries on where you left off.",
         "stopped_unsaved": "Game stopped. It was not saved.",
+        "stopped_before_a_move": "Game stopped before its first move.",
         "stopped_kept": "Game stopped. These moves were not saved; voicegame play --resume carries on from the saved"
                         " game.",
         "saved_game_kept": "The saved game stays as it was.",
@@ -225,6 +226,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "input_ended": "De invoer is op.",
         "recording_ended": "De opname is afgelopen, dus het toetsenbord neemt het over.",
         "stopped_saved": "Het spel is gestopt. Met voicegame play --resume ga je verder waar je was.",
+        "stopped_before_a_move": "Het spel is gestopt voor de eerste zet.",
         "stopped_unsaved": "Het spel is gestopt. Het is niet bewaard.",
         "stopped_kept": "Het spel is gestopt. Deze zetten zijn niet bewaard; met voicegame play --resume ga je verder"
                         " vanaf het bewaarde spel.",

@@ -180,6 +180,8 @@ class TextTable:
 
     def stopped_line(self) -> str:
         """What stopping the game leaves: how to carry it on, or that it cannot be."""
+        if self.journal and not self.game.actions:  # --resume would take an older unfinished game first
+            return self.p("stopped_before_a_move")
         if self.journal:
             return self.p("stopped_saved")
         return self.p("stopped_kept" if self.saved_game_kept else "stopped_unsaved")
