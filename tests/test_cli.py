@@ -206,7 +206,7 @@ def test_voice_without_a_model_says_so_and_keeps_the_keyboard():
     assert lines[0] == ("There is no English speech model on this computer. To get one, run: voicegame models fetch en."
                         " You can type instead.")
     assert any(line.startswith("Alice's turn.") for line in lines) and lines[-1].startswith("Game stopped.")
-    assert "Type help at any time." in lines  # the game still speaks (with a loudspeaker), and is typed
+    assert "Type hand for your cards, help at any time." in lines  # the game still speaks (with a loudspeaker), and is typed
 
 
 def test_seats_send_private_lines_where_asked_and_say_when_headphones_are_missing():
@@ -963,6 +963,8 @@ def test_an_unknown_rule_says_what_is_allowed(capsys, rule, said):
     (["play", "--players", ",,", "--bots", "1"], "A game needs at least 2 players, but there are no people and 1"
      " computer player (from the command line). Name the people who play with --players Alice,Ben, or ask for 2"
      " computer players with --bots 2."),
+    (["play", "--deck", "/"], "On the command line, --deck / is not a .toml pack file. Write the path of one, or one"
+                              " of: jaques, letters, sporting, standard."),
     (["play", "--bots", "12"], "On the command line, --bots 12 is too high. Write a number of computer players from 0"
                                " to 11; for example --bots 2."),
 ])
@@ -1074,3 +1076,8 @@ def test_bots_on_their_own_play_against_you():
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("Happy Families with You and 3 computer players at memory level: ")
     assert proc.stdout.splitlines()[-1] == "Game stopped. It was not saved."
+
+
+def test_version():
+    proc = run_cli("--version")
+    assert proc.returncode == 0 and proc.stdout.startswith("voicegame ") and proc.stdout.count(".") >= 1

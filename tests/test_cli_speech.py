@@ -54,7 +54,7 @@ def test_speaking_game_with_the_keyboard_as_ears():
                           timeout=120, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert "Type help at any time." in lines  # spoken, but the player types
+    assert "Type hand for your cards, help at any time." in lines  # spoken, but the player types
     assert any(line.startswith("Alice's turn. Alice 22 cards") for line in lines)
     assert lines[-1].startswith("Game stopped.")
     spoken = [line for line in lines if not line.startswith("No loudspeaker")]
@@ -99,7 +99,7 @@ def test_voice_asked_for_without_a_microphone_still_speaks(monkeypatch, capsys, 
     lines = capsys.readouterr().out.splitlines()
     assert code == 0
     assert lines.count("No microphone found, so we'll use the keyboard.") == 1
-    assert "Type help at any time." in lines and lines[-1].startswith("Game stopped.")
+    assert "Type hand for your cards, help at any time." in lines and lines[-1].startswith("Game stopped.")
     assert _Loudspeaker.plays > 3  # the message and the game's lines were spoken
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import functools
+import importlib.metadata
 import json
 import os
 import queue
@@ -963,6 +964,7 @@ def _whole(option: str, example: int) -> Callable[[str], int]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="voicegame", description="Happy Families for voice, keyboard and screen reader.")
+    parser.add_argument("--version", action="version", version=f"voicegame {importlib.metadata.version('voicegame')}")
     sub = parser.add_subparsers(dest="command")
 
     p = sub.add_parser("play", help="play a game in the terminal")

@@ -483,6 +483,10 @@ def _check_deck(value: Any, where: str, base: Path, wrong, cli: bool = False) ->
             raise ConfigError(f"{where}{'--deck' if cli else 'deck'} names the file {path}, which is not there."
                               f" Write the path of a .toml pack, or one of: {', '.join(decks)}.")
         return str(path)
+    path = Path(value).expanduser()
+    if (path if path.is_absolute() else base / path).exists():  # a file or folder, but not a pack
+        raise ConfigError(f"{where}{_written('deck', value, cli)} is not a .toml pack file. Write the path of one,"
+                          f" or one of: {', '.join(decks)}.")
     raise ConfigError(f"{where}{_written('deck', value, cli)} is not a built-in deck.{_did_you_mean(value, decks)}"
                       f" Write one of: {', '.join(decks)}, or the path of a .toml pack; for example"
                       f" {OPTIONS['deck'] if cli else EXAMPLES['deck']}.")
