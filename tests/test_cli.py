@@ -1081,3 +1081,19 @@ def test_bots_on_their_own_play_against_you():
 def test_version():
     proc = run_cli("--version")
     assert proc.returncode == 0 and proc.stdout.startswith("voicegame ") and proc.stdout.count(".") >= 1
+
+
+def test_saved_lists_every_unfinished_game_and_how_to_carry_it_on(tmp_path):
+    """Only the last unfinished game was ever offered or resumed; a second (the children's game, and one
+    alone) could be found only by its file in the data folder."""
+    data = {"VOICEGAME_DATA_DIR": str(tmp_path)}
+    assert run_cli("saved", env=data).stdout == "There are no unfinished saved games. Start one with: voicegame play\n"
+    run_cli("play", "--players", "Alice", "--bots", "1", "--seed", "3", stdin=_first_request() + "quit\n", env=data)
+    run_cli("play", "--players", "Alice", "--bots", "1", "--seed", "3", stdin="quit\n", env=data)  # no move: not listed
+    run_cli("play", "--players", "Sam,Alice", "--seed", "5", stdin="quit\n", env=data)
+    lines = run_cli("saved", env=data).stdout.splitlines()
+    assert lines[0] == f"Unfinished saved games, the last played first ({tmp_path / 'games'}):"
+    assert len(lines) == 2 and lines[1].startswith("Alice and Cara: 1 move, last played today. To carry it on:"
+                                                   " voicegame play --resume ")
+    resumed = run_cli("play", "--resume", lines[1].rsplit(" ", 1)[1], "--no-save", stdin="quit\n", env=data)
+    assert "Resuming after 1 action." in resumed.stdout

@@ -24,15 +24,16 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, NoReturn
 from voicegame import names_list
 from voicegame.bots import BOT_LEVELS, make_bot
 from voicegame.config import (
-    COMMAND_LINE, RATE_RANGE, ConfigError, Settings, check_option, children_note, cli_values, describe, language_problem,
-    languages, load_settings, write_example,
+    COMMAND_LINE, RATE_RANGE, ConfigError, Settings, check_option, children_note, cli_values, data_dir, describe,
+    language_problem, languages, load_settings, write_example,
 )
 from voicegame.decks import Deck, DeckError, builtin_decks, load_deck
 from voicegame.engine import (
     PROFILES, Action, Ask, Flip, Game, IllegalAction, Pass, PositionError, RuleError, Rules, action_from_json, profile,
 )
 from voicegame.engine.rules import parse_rule_value
-from voicegame.table.journal import Journal, JournalError, Resumed, in_use, latest_journal, load_journal
+from voicegame.table.journal import (Journal, JournalError, Resumed, in_use, latest_journal, load_journal,
+                                     unfinished_games)
 from voicegame.speech.sentences import KEYBOARD_TOLD
 from voicegame.table.narration import prompt
 from voicegame.table.output import Lines
@@ -545,6 +546,24 @@ def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None 
     return _play(resumed.game, levels, lang, journal, args, voice, unsaved, resumed)
 
 
+def cmd_saved(args: argparse.Namespace) -> int:
+    """The unfinished saved games, the last played first: ``play --resume`` and the offer before a new
+    game only ever name the last one."""
+    games = unfinished_games()
+    if not games:
+        _out("There are no unfinished saved games. Start one with: voicegame play")
+        return 0
+    _out(f"Unfinished saved games, the last played first ({data_dir() / 'games'}):")
+    today = datetime.date.today()
+    for path, resumed in games:
+        days = (today - datetime.date.fromtimestamp(path.stat().st_mtime)).days
+        when = "today" if days <= 0 else "yesterday" if days == 1 else f"{days} days ago"
+        moves = len(resumed.game.actions)
+        _out(f"{names_list(list(resumed.game.players))}: {moves} move{'s' if moves != 1 else ''}, last played"
+             f" {when}. To carry it on: voicegame play --resume {path}")
+    return 0
+
+
 def cmd_devices(args: argparse.Namespace) -> int:
     """The microphones, sound outputs and narrator's voices, by the numbers and names the options take."""
     from voicegame.speech.audio import audio_devices, find_device
@@ -1014,6 +1033,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("config", help="show the settings voicegame play uses and where each comes from")
     p.add_argument("--init", action="store_true", help="write a starter config file (never over an existing one)")
     p.set_defaults(func=cmd_config)
+
+    p = sub.add_parser("saved", help="list the unfinished saved games, and how to carry each on")
+    p.set_defaults(func=cmd_saved)
 
     p = sub.add_parser("devices", help="list the microphones, sound outputs and speech voices to choose from")
     p.add_argument("--all", action="store_true", help="every speech voice and variant, not only those for English"

@@ -27,7 +27,7 @@ from voicegame.engine import Action, Game, IllegalAction, PositionError, action_
 from voicegame.engine.game import GAME_FORMAT
 from voicegame.table.narration import PROMPTS, prompt
 
-__all__ = ["Journal", "JournalError", "Resumed", "in_use", "latest_journal", "load_journal"]
+__all__ = ["Journal", "JournalError", "Resumed", "in_use", "latest_journal", "load_journal", "unfinished_games"]
 
 FORMAT = "voicegame/journal-1"
 
@@ -261,15 +261,8 @@ def latest_journal(passed_over: list[JournalError] | None = None, *, newest_only
     an older game for the one they last played. A game left before its first move is taken only
     when no other is unfinished, and never with ``newest_only``: then only the last game played at
     all (after a game finished since, an older unfinished one is no longer "your last game")."""
-    folder = data_dir() / "games"
-    if not folder.is_dir():
-        return None
-    paths = sorted(folder.glob("*.jsonl"), key=_modified, reverse=True)
-    superseded = {_header(path).get("resumed_from") for path in paths}
     empty = None  # the newest game left before its first move
-    for path in paths:
-        if path.name in superseded or _empty(path):
-            continue
+    for path in _saved_games():
         try:
             resumed = load_journal(path)
             if not resumed.finished and not resumed.game.actions:
@@ -283,6 +276,30 @@ def latest_journal(passed_over: list[JournalError] | None = None, *, newest_only
         if newest_only:
             return None
     return None if newest_only else empty
+
+
+def unfinished_games() -> list[tuple[Path, Resumed]]:
+    """Every saved game that can be carried on and has a move, the last played first."""
+    found = []
+    for path in _saved_games():
+        try:
+            resumed = load_journal(path)
+        except JournalError:
+            continue
+        if not resumed.finished and not resumed.game.over and resumed.game.actions:
+            found.append((path, resumed))
+    return found
+
+
+def _saved_games() -> list[Path]:
+    """The journals in the games folder, the last written first, without those carried on in a newer
+    file and those a full disk left empty."""
+    folder = data_dir() / "games"
+    if not folder.is_dir():
+        return []
+    paths = sorted(folder.glob("*.jsonl"), key=_modified, reverse=True)
+    superseded = {_header(path).get("resumed_from") for path in paths}
+    return [path for path in paths if path.name not in superseded and not _empty(path)]
 
 
 def _empty(path: Path) -> bool:
