@@ -234,6 +234,15 @@ def test_pause_keeps_table_talk_out_of_the_game_until_continue():
     assert lines.index("Let's go on. Your turn, Alice.") < lines.index(asks[0])
 
 
+def test_repeat_in_a_pause_says_how_to_go_on_whatever_was_said_meanwhile():
+    """Words said in the pause (let pass) emptied what "repeat" says: a player who forgot how to go on heard nothing."""
+    game = _alice_to_move()
+    table, out = _run_lines(game, [])
+    for line in ["pause", _say(game, _miss_for(game, "Alice")), "repeat"]:
+        table.handle("Alice", line)
+    assert out.lines()[-2:] == ["Paused. Say continue when you are ready."] * 2 and game.actions == []
+
+
 def test_a_request_heard_without_certainty_is_confirmed_before_it_is_played():
     game = _alice_to_move()
     miss = _miss_for(game, "Alice")
@@ -906,6 +915,8 @@ def test_words_that_are_no_answer_leave_the_question_waiting_and_ask_it_again():
     assert question.startswith("Did you ask ")
     table.handle("Alice", "bla bla")
     assert out.lines()[-2:] == ["I didn't catch your answer.", question] and game.actions == []
+    table.handle("Alice", "bla bla bla")  # said once again, not once more for every time before
+    assert out.lines()[-3:] == [question, "I didn't catch your answer.", question]
     table.handle("Alice", "yes")
     assert game.actions == [Ask(miss.target, card=miss.card, polite=True)]
 

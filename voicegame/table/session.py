@@ -379,14 +379,14 @@ class TextTable:
             self._say_again(waiting)
             self.said = waiting  # the question, for "repeat" and for another "what did you hear?"
             return True
-        asked, self.said = self.said, []
-        if self.paused:
+        if self.paused:  # what was said stays for "repeat": "Paused. Say continue when you are ready."
             if heard.intent == "quit" and sure:
                 return False
             if heard.intent == "resume":
-                self.paused = False
+                self.paused, self.said = False, []
                 self.say(self.p("resumed", player=player))
             return True  # a break: table talk is not for the game
+        asked, self.said = self.said, []
         pending, self.pending = self.pending, None
         if pending is not None:  # before a turn-over: the "no" to "Undo ...?" is not a pass
             answered = self._answer_pending(player, pending, texts[0] if texts else "", heard, said)
@@ -397,7 +397,8 @@ class TextTable:
             if heard.intent == "none":  # neither an answer nor anything else: the question still waits
                 self.pending = pending
                 self.say(self.p("not_an_answer"))
-                self._say_again(asked)
+                said_before = set(self._lines(self.p("not_an_answer")))  # once, however often it was said
+                self._say_again([(seat, line) for seat, line in asked if line not in said_before])
                 return True
         if g.observation(player).phase == "flip":
             flip = self._parse_flip(texts[0] if texts else "", heard)
