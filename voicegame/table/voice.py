@@ -100,6 +100,7 @@ class VoiceIO(Output):
         self._understander: Understander | None = None
         self._expecting: str | None = None  # the answer listened for, None: the whole game
         self._checked = False  # every answer will be checked with a yes or no (``listen_for``)
+        self._asked_again = False  # words let pass while a question waited got it asked again (``_still_asking``)
         self._passed: str | None = None  # the last words let pass since the last utterance returned
         self._passed_before: str | None = None  # ... and before that one
         self.push_to_talk = push_to_talk
@@ -310,13 +311,27 @@ class VoiceIO(Output):
                 self._passed = hearing.text
             # With push-to-talk every utterance was meant for the game: one it cannot use gets an
             # answer ("I didn't understand that") rather than silence.
-            elif self.push_to_talk or self._checked and hearing.text or worth_hearing(hearing, self._understander):
+            elif self.push_to_talk or self._checked and hearing.text or worth_hearing(hearing, self._understander) \
+                    or self._still_asking(hearing):
                 doubt = "" if hearing.sure else ", not sure"
                 self.print_line(f"(heard: {hearing.text}{doubt})" if hearing.text else "(heard nothing)")
+                self._asked_again = False
                 return hearing
             if hearing.text:
                 self._passed = hearing.text
         return None
+
+    def _still_asking(self, hearing: Hearing) -> bool:
+        """While "Did you ask ...?" waits, words the recognizer doubts still reach the table when they
+        say no (which plays nothing: a clear "no" was let pass as table talk, and the player waited in
+        silence), and the first others once, so that the question is asked again rather than left
+        waiting unheard (the table takes no "yes" or request from doubted words: ``as_heard``)."""
+        if not hearing.text or not self._yes_waits() or self._understander is None:
+            return False
+        if self._understander.understand(hearing.texts()).intent in ("no", "cancel"):
+            return True
+        first, self._asked_again = not self._asked_again, True
+        return first
 
     def _yes_waits(self) -> bool:
         """Whether the answer listened for may be a yes (a question waits: "Did you ask ...?")."""
