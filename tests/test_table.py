@@ -993,7 +993,7 @@ def test_help_in_the_second_phase_suggests_a_family_the_player_may_ask_for():
                                     families={"Alice": ["a"], "Ben": list("bcdefghijk")}))
     table, out = _table(game, {}, lambda t: None)
     table.handle("Alice", "help")
-    assert out.private_lines["Alice"][0] == "Ask for a whole family, for example: Ben, is B1 and family at home?"
+    assert out.private_lines["Alice"][0] == "Ask for a whole family, for example: Ben, is B1 and family at home, please?"
 
 
 def test_in_the_second_phase_the_hand_is_the_families_held():
@@ -1237,7 +1237,7 @@ def test_after_both_sound_alike_names_are_refused_the_other_card_is_offered_to_t
     assert game.actions == [] and table.pending is None
     table.handle("Alice", "Is Miss Bung at home?")  # typed: the card is as typed
     table.handle("Alice", Hearing((Alternative("cara", 0.95),), sure=True))
-    assert game.actions == [Ask("Cara", card="bung:miss", polite=True)]
+    assert game.actions == [Ask("Cara", card="bung:miss", polite=False)]
 
 
 

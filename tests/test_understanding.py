@@ -127,7 +127,10 @@ def test_clear_requests_are_acted_on(jaques, text, target, card):
 
 
 def test_politeness_is_reported(jaques):
-    assert jaques.understand("Ben, is Mrs. Bun at home?", asker="Alice").polite
+    # "please" is what counts (004: "vergeet 'alstublieft' te zeggen"), as in Dutch: "at home" did too,
+    # so the penalty and the young players' reminder never met the usual way of asking
+    assert not jaques.understand("Ben, is Mrs. Bun at home?", asker="Alice").polite
+    assert jaques.understand("Ben, is Mrs. Bun at home, please?", asker="Alice").polite
     assert jaques.understand("Ben, Mrs. Bun, please", asker="Alice").polite
     assert not jaques.understand("ask Ben for Mrs. Bun", asker="Alice").polite
 
@@ -221,7 +224,7 @@ def test_understand_cli_prints_one_json_object_per_line(tmp_path):
                           capture_output=True, text=True, timeout=60)
     out = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [o["intent"] for o in out] == ["ask", "none", "hand"]
-    assert out[0]["card"] == "bun:mrs" and out[0]["member"] == "mrs" and out[0]["polite"] is True
+    assert out[0]["card"] == "bun:mrs" and out[0]["member"] == "mrs" and out[0]["polite"] is False
     assert set(out[0]) == {"text", "intent", "target", "card", "family", "member", "polite", "confidence", "confirm",
                            "alternatives", "reason", "instead_of"}
 
