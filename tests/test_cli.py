@@ -934,6 +934,9 @@ def test_the_end_of_the_input_says_whether_the_game_can_be_carried_on(tmp_path):
 @pytest.mark.parametrize(("rule", "said"), [
     ("stok=5", "There is no rule called 'stok'. Did you mean stock? See: voicegame rules"),
     ("nosuch=1", "There is no rule called 'nosuch'. The rules are: {rules}. See what each one does: voicegame rules"),
+    # the profile is chosen as a whole, with --rules (it was a TypeError traceback)
+    ("profile=dutch", "There is no rule called 'profile'. The rules are: {rules}. See what each one does:"
+                      " voicegame rules"),
 ])
 def test_an_unknown_rule_says_what_is_allowed(capsys, rule, said):
     """docs/rules.md: an unknown name is refused with a sentence saying what is allowed."""

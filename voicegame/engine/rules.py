@@ -85,14 +85,16 @@ class Rules:
     )
 
     def with_overrides(self, **overrides: Any) -> Rules:
-        known = {f.name for f in fields(self)}
+        """These rules with some changed; the profile they started from is not one of them (it is chosen
+        as a whole: ``profile(name)``)."""
+        known = {f.name for f in fields(self)} - {"profile"}
         for key in overrides:
             if key not in known:
                 raise _no_such_rule(key)
         changed = {k: v for k, v in overrides.items() if getattr(self, k) != v}
         if not changed:
             return self
-        return replace(self, **changed, profile=self.profile if "profile" in changed else f"{self.profile}+")
+        return replace(self, **changed, profile=f"{self.profile.rstrip('+')}+")
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -137,7 +139,7 @@ def _no_such_rule(name: str) -> RuleError:
 
 def parse_rule_value(name: str, value: Any) -> Any:
     """Turn a typed or command-line value ("on", "3", "clockwise") into the parameter's type."""
-    spec = {f.name: f for f in fields(Rules)}.get(name)
+    spec = {f.name: f for f in fields(Rules) if f.name != "profile"}.get(name)
     if spec is None:
         raise _no_such_rule(name)
     default = spec.default
