@@ -371,3 +371,16 @@ def test_asking_for_a_card_of_a_family_laid_face_down_does_not_tell_that_it_is_c
     with pytest.raises(IllegalAction) as refused:
         game.apply(Ask(next(p for p in game.players if p != asker), card=card))
     assert refused.value.code == "family_not_held" and "complete" not in str(refused.value)
+
+
+@seed("003", "should he possess a complete family of 4 cards, it should be placed face downwards on the table.")
+def test_a_family_completed_by_a_card_drawn_from_the_stock_is_not_named():
+    """Nobody but the drawer saw the card: the public log named the family, and with it the card drawn."""
+    g = Game.from_position(build({"Alice": ["a:1", "a:2", "a:3", "b:1"], "Ben": ["b:2", "c:1"], "Cara": ["b:3", "c:2"]},
+                                 rules={"profile": "classic", "stock": 1}, turn="Alice", stock=["a:4"], spare="Cara"))
+    events = g.apply(Ask("Ben", card="b:3"))
+    done = of_type(events, "family_complete")
+    assert [e["type"] for e in events][:3] == ["ask", "not_at_home", "draw"]
+    assert done == [{"type": "family_complete", "player": "Alice", "families": 1, "dealt": False, "drawn": True,
+                     "face_down": True}]
+    assert g.observation("Ben").unnamed_families == 1 and g.observation("Alice").unnamed_families == 0

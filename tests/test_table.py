@@ -1216,7 +1216,7 @@ def test_a_family_laid_face_down_from_the_deal_is_named_to_its_owner_alone():
     table, out = _run_lines(game, ["quit", "yes"], bots={"Ben": "random", "Cara": "random"})
     table.run()
     assert "Alice lays a family from the deal face down: 1 family." in out.lines()
-    assert f"Alice, the family you laid face down from the deal is the {family} family." in out.private_lines["Alice"]
+    assert f"Alice, the family you laid face down is the {family} family." in out.private_lines["Alice"]
     assert not any(family in line for line, _ in out.public_lines)
 
 
@@ -1250,7 +1250,7 @@ def test_a_new_deal_names_its_face_down_families_to_their_owner_again():
     assert any(e["type"] == "deal" for e in game.log)
     table.narrate(game.log)
     table.narrate(game.log)
-    told = [line for line in out.private_lines["Alice"] if "you laid face down from the deal" in line]
+    told = [line for line in out.private_lines["Alice"] if "the family you laid face down is" in line]
     assert len(told) == 2 * len(game.position()["families"]["Alice"])
 
 

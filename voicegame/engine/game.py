@@ -618,7 +618,7 @@ class Game:
         f = card // self._m
         fm = self._fam_mask[f]
         if hands[s] & fm == fm:
-            self._complete_family(s, f)
+            self._complete_family(s, f, drawn=True)
 
     def _flip(self, slot: int) -> None:
         if self.over or not self.pending_flip:
@@ -726,19 +726,20 @@ class Game:
         for top in _bits(self._whole_families(self.hands[s])):
             self._complete_family(s, top // self._m, dealt=dealt)
 
-    def _complete_family(self, s: int, f: int, dealt: bool = False) -> None:
+    def _complete_family(self, s: int, f: int, dealt: bool = False, drawn: bool = False) -> None:
         self.hands[s] &= ~self._fam_mask[f]
         if not self.hands[s]:
             self._targets = None
         self.families[s].append(f)
         self._complete |= 1 << f
         self.last_completer = s
-        if dealt and self._face_down:
+        if (dealt or drawn) and self._face_down:
             # 003: a family complete in the dealt hand "should be placed face downwards on the table". Nobody
-            # else has seen any of its cards, so the log (which is public) does not say which family it is.
+            # else has seen all of its cards (nor a card drawn from the stock), so the log (which is public)
+            # does not say which family it is.
             self._unnamed |= 1 << f
             self.log.append({"type": "family_complete", "player": self.players[s], "families": len(self.families[s]),
-                             "dealt": True, "face_down": True})
+                             "dealt": dealt, "drawn": drawn, "face_down": True})
             return
         self.log.append({"type": "family_complete", "player": self.players[s], "family": self._family_keys[f],
                          "families": len(self.families[s]), "dealt": dealt})

@@ -30,6 +30,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "not_at_home": "{player}: Not at home.", "complete": "{player} completes {family}{how}: {count}.",
         "from_deal": " from the deal", "your_turn": "Your turn, {player}.", "turn": "{player}'s turn.",
         "face_down": "{player} lays a family from the deal face down: {count}.",
+        "face_down_drawn": "{player} draws the last card of a family and lays it face down: {count}.",
         "out": "{player} has no cards left, and keeps their families.",
         "out_of_families": "{player} has no families left, and is out of the game.",
         "draw": "{player} draws a card from the stock.",
@@ -61,6 +62,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "from_deal": " bij het uitdelen", "your_turn": "Jij bent aan de beurt, {player}.",
         "turn": "{player} is aan de beurt.",
         "face_down": "{player} legt een familie van het uitdelen dicht neer: {count}.",
+        "face_down_drawn": "{player} pakt de laatste kaart van een familie en legt die dicht neer: {count}.",
         "out": "{player} heeft geen kaarten meer, maar houdt de families die al klaar zijn.",
         "out_of_families": "{player} heeft geen families meer en doet niet meer mee.",
         "draw": "{player} pakt een kaart van de stapel.",
@@ -200,7 +202,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "described_not_understood": "not understood: {reason}",
         "described_let_pass": "let pass (table talk, not for the game).", "described_command": "command: {intent}.",
         "described_nothing": "nothing heard.",
-        "laid_face_down": "{player}, the family you laid face down from the deal is {family}.",
+        "laid_face_down": "{player}, the family you laid face down is {family}.",
         "rate": "Speaking at {rate} words a minute.",
         "rate_no_voice": "Speech speed works when the game speaks: start it with --voice.",
         "verbose_on": "I'll give more detail.", "verbose_off": "I'll keep it short.",
@@ -332,7 +334,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "described_not_understood": "niet begrepen: {reason}",
         "described_let_pass": "genegeerd (praat aan tafel, niet voor het spel).",
         "described_command": "opdracht: {intent}.", "described_nothing": "niets gehoord.",
-        "laid_face_down": "{player}, de familie die je van het uitdelen dicht hebt neergelegd, is {family}.",
+        "laid_face_down": "{player}, de familie die je dicht hebt neergelegd, is {family}.",
         "rate": "Ik spreek nu {rate} woorden per minuut.",
         "rate_no_voice": "De spreeksnelheid werkt als het spel spreekt: start het met --voice.",
         "verbose_on": "Ik vertel meer.", "verbose_off": "Ik houd het kort.",
@@ -493,8 +495,9 @@ class Narrator:
         if kind == "not_at_home":
             return t("not_at_home", player=e["player"])
         if kind == "family_complete":
-            if "family" not in e:  # laid face down from the deal (families_face_down): nobody else knows which
-                return t("face_down", player=e["player"], count=self.count(e["families"]))
+            if "family" not in e:  # laid face down from the deal or a draw (families_face_down): nobody else knows which
+                return t("face_down_drawn" if e.get("drawn") else "face_down", player=e["player"],
+                         count=self.count(e["families"]))
             return t("complete", player=e["player"], family=self.family(e["family"]),
                      how=self.phrases["from_deal"] if e.get("dealt") else "", count=self.count(e["families"]))
         if kind == "turn":
