@@ -175,6 +175,25 @@ def test_undo_asks_first_and_no_keeps_the_move():
     assert game.actions == [] and game.current_player == "Alice"
 
 
+@pytest.mark.parametrize("then", ["no", "cancel"])
+def test_no_right_after_a_move_offers_to_take_it_back(then):
+    """ "Ask Dan for Mr. Mug. No, wait, ask Cara.": the first half was played at once and the "no" met
+    "There is nothing to answer yes or no to." Said straight after the player's own move, it offers the
+    undo; said later, or by someone else, it is what it was."""
+    game = _alice_to_move("classic")
+    miss = _miss_for(game, "Alice")
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
+    table.handle("Alice", _say(game, miss))
+    assert len(game.actions) >= 1
+    table.handle("Alice", then)
+    card = game.deck.card(miss.card).name("en", "short")
+    assert out.lines()[-1] == f"Undo Alice's request to {miss.target} for {card}? Say yes or no."
+    table.handle("Alice", "yes")
+    assert game.actions == [] and out.lines()[-1] == "Undone. Your turn again, Alice."
+    table.handle("Alice", "no")  # not straight after a move of hers
+    assert out.lines()[-1] == "There is nothing to answer yes or no to." and game.actions == []
+
+
 def test_undo_after_several_moves_undoes_the_last_one():
     """It used to work only for the game's first move, and crashed after any other."""
     game = _alice_to_move()

@@ -172,6 +172,7 @@ class TextTable:
         # One undo per move: a second would take back an earlier move, perhaps another player's, by
         # someone who has since learnt what it brought ("Not at home", and the moves after it).
         self._undo_spent = undo_spent  # a resumed game whose last entry was an undo
+        self._just_played: str | None = None  # who made a move with their last words (``_command``)
         self._told_face_down: set[str] = set()  # families laid face down from the deal, named to their owner
         self.saved_game_kept = saved_game_kept  # played on unsaved from a saved game, which can still be carried on
         self.said: list[tuple[str | None, str]] = []  # (private seat or None, line) since the last input
@@ -364,6 +365,7 @@ class TextTable:
         return go_on
 
     def _handle(self, player: str, said: str | Hearing) -> bool:
+        self._just_played, just_played = None, self._just_played == player
         texts, sure = ([said], True) if isinstance(said, str) else (said.texts(), said.sure)
         g = self.game
         heard = as_heard(self.understander, said, player, g.hand(player), g.phase)
@@ -414,9 +416,10 @@ class TextTable:
                 return True
             if flip is not None:
                 return self._act(player, flip)
-        return self._command(player, heard, said)
+        return self._command(player, heard, said, just_played)
 
-    def _command(self, player: str, heard: Understanding, said: str | Hearing) -> bool:
+    def _command(self, player: str, heard: Understanding, said: str | Hearing, just_played: bool = False) -> bool:
+        """``just_played``: the player's last words made a move (so a "no" now takes it back, if they wish)."""
         kind, sure = heard.intent, isinstance(said, str) or said.sure
         if kind == "quit":
             if sure:
@@ -436,6 +439,8 @@ class TextTable:
             self.tell(player, self.help_lines(player))
         elif kind == "undo":
             self._ask_undo(player)
+        elif kind in ("no", "cancel") and just_played:  # "Ask Dan for Mr. Mug. No, wait!": a move heard
+            self._ask_undo(player)                      # wrongly, or said too soon; asked first, as undo is
         elif kind in ("yes", "no", "cancel"):  # short: a child who says "no" twice hears it twice
             self.say(self.p("nothing_to_answer"))
         elif kind == "flip" and self.game.observation(player).phase == "flip":
@@ -659,6 +664,7 @@ class TextTable:
         self._record(action)
         self.human_marks.append(mark)
         self._undo_spent = False
+        self._just_played = player
         self._narrate_move(events, before)
         return True
 
