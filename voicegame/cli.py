@@ -35,7 +35,7 @@ from voicegame.engine.rules import parse_rule_value
 from voicegame.table.journal import (Journal, JournalError, Resumed, in_use, latest_journal, load_journal,
                                      unfinished_games)
 from voicegame.speech.sentences import KEYBOARD_TOLD
-from voicegame.table.narration import prompt
+from voicegame.table.narration import PHRASES, prompt
 from voicegame.table.output import Lines
 from voicegame.table.session import TextTable
 from voicegame.table.setup import carry_on, set_up
@@ -145,6 +145,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         _use_settings(args, settings)
     if args.resume:
         return _resume(args, settings, voice)
+    if not args.set_up and (unfinished := _recent_unfinished()) is not None:
+        # Not offered (options were given): a new game becomes the "last game" that --resume and the
+        # next offer find, so the player hears where the other one is.
+        players = names_list(unfinished.others, PHRASES.get(settings.lang, PHRASES["en"])["and"])
+        _say_before_the_game(prompt(settings.lang, "unfinished_kept", players=players), voice)
     if note := children_note(settings):
         _out(note)
     rules = _rules_from_args(args)

@@ -14,7 +14,7 @@ from voicegame import names_list
 from voicegame.decks import Deck
 from voicegame.engine.actions import Action, Ask, Flip
 
-__all__ = ["PROMPTS", "Narrator", "prompt", "you_form"]
+__all__ = ["PHRASES", "PROMPTS", "Narrator", "prompt", "you_form"]
 
 
 # Every sentence the table says, per language. Seed 004 gives the Dutch wording ("Niet thuis").
@@ -142,6 +142,8 @@ PROMPTS: dict[str, dict[str, str]] = {
         "nothing_else_to_resume": "There is no other unfinished game to resume. Start one with: voicegame play"
                                   " --players You --bots 2",
         "resume_newest": "So I carry on the newest game that can be resumed.",
+        "unfinished_kept": "Your last game, with {players}, is still saved: voicegame saved lists it, with how to carry"
+                           " it on.",
         "already_over": "That game is already over. Start a new one with: voicegame play",
         "recording_unused": "The recording {path} is not used, because this game is typed.",
         "typing_instead": "{problem} You can type instead.",
@@ -270,6 +272,8 @@ PROMPTS: dict[str, dict[str, str]] = {
         "nothing_else_to_resume": "Er is geen ander onafgemaakt spel om verder te spelen. Begin er een met:"
                                   " voicegame play --lang nl",
         "resume_newest": "Dus ik ga verder met het nieuwste spel dat verder kan.",
+        "unfinished_kept": "Je laatste spel, met {players}, is nog bewaard: voicegame saved noemt het, en hoe je"
+                           " verder speelt.",
         "already_over": "Dat spel is al afgelopen. Begin een nieuw met: voicegame play --lang nl",
         "recording_unused": "De opname {path} wordt niet gebruikt, want dit spel wordt getypt.",
         "typing_instead": "{problem} Je kunt ook typen.",
