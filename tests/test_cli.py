@@ -1037,10 +1037,9 @@ def test_transcribe_says_a_file_it_cannot_read_as_a_plain_line_unless_asked_for_
     missing = str(tmp_path / "missing.wav")
     table = ["transcribe", "--players", "Alice,Ben", "--asker", "Alice", missing]
     assert cli.main(table) == 1
-    assert capsys.readouterr() == ("", "The sound file missing.wav could not be opened.\n")
+    assert capsys.readouterr() == ("", f"There is no sound file {missing}.\n")
     assert cli.main([*table, "--json"]) == 1
-    assert json.loads(capsys.readouterr().out) == {"file": missing,
-                                                   "error": "The sound file missing.wav could not be opened."}
+    assert json.loads(capsys.readouterr().out) == {"file": missing, "error": f"There is no sound file {missing}."}
 
 
 def test_the_config_files_young_children_are_found_in_any_case_and_the_others_named(tmp_path):
@@ -1100,3 +1099,14 @@ def test_saved_lists_every_unfinished_game_and_how_to_carry_it_on(tmp_path):
                                                    " voicegame play --resume ")
     resumed = run_cli("play", "--resume", lines[1].rsplit(" ", 1)[1], "--no-save", stdin="quit\n", env=data)
     assert "Resuming after 1 action." in resumed.stdout
+
+
+def test_a_recording_that_is_not_there_is_said_once(tmp_path):
+    """It was "could not be opened. You can type instead." and then "is not used, because this game is
+    typed", though the player had not chosen to type."""
+    missing = tmp_path / "missing.wav"
+    proc = run_cli("play", "--voice", "--audio-in", str(missing), "--players", "Alice", "--bots", "1", "--no-save",
+                   "--seed", "2", stdin="quit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert f"There is no sound file {missing}. You can type instead." in proc.stdout.splitlines()
+    assert "is not used" not in proc.stdout

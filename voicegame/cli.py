@@ -398,6 +398,8 @@ def _open_voice(args: argparse.Namespace, lang: str) -> VoiceIO | None:
             speaker.close()
             return None
         # Asked for voice: the game still speaks (as with --asr text), and says why it cannot listen.
+        if recognizer is not None:  # the recording could not be read: said now, not again as "not used"
+            args.audio_in = None
         recognizer, chunks = None, ()
         tell(_typing_instead(exc, lang))
     keyboard = recognizer is None or sys.stdin.isatty() and args.audio_in != "-"

@@ -194,8 +194,11 @@ class WavSource:
         try:
             with open(self.path, "rb") as f:
                 self._parse(f)
+        except FileNotFoundError as exc:
+            raise SpeechError(f"There is no sound file {self.path}.") from exc
         except OSError as exc:
-            raise SpeechError(f"The sound file {self.path.name} could not be opened.") from exc
+            raise SpeechError(f"The sound file {self.path.name} could not be opened"
+                              f" ({(exc.strerror or 'a read error').lower()}).") from exc
 
     def _parse(self, f: BinaryIO) -> None:
         bad = SpeechError(f"The file {self.path.name} is not a WAV recording I can read.")
