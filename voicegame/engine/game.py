@@ -582,7 +582,8 @@ class Game:
             self._targets = None
             if not self.stock:
                 self.log.append({"type": "player_out", "player": self.players[target]})
-        if not hands[asker] and not self.stock:
+        if not hands[asker] and not self.stock:  # their last cards made a family: said, as for the asked player
+            self.log.append({"type": "player_out", "player": self.players[asker]})
             self._pass_turn_from(asker)
         if self._extras:
             self._settle()
