@@ -525,7 +525,7 @@ def test_two_word_names_are_told_apart_only_where_they_differ(ruled_out, doubted
 @pytest.mark.parametrize("about,to", [
     ("Your turn, You.", "Your turn."),
     ("You's turn. You 15 cards, 0 families; Cara 15 cards, 0 families.",
-     "Your turn. You 15 cards, 0 families; Cara 15 cards, 0 families."),
+     "Your turn. You have 15 cards, 0 families; Cara 15 cards, 0 families."),
     ("You, you hold 3 cards. Bun: Mr. Bun.", "You hold 3 cards. Bun: Mr. Bun."),
     ("You asks Cara: is Mr. Bun at home?", "You ask Cara: is Mr. Bun at home?"),
     ("Cara asks You: is Mr. Bun at home?", "Cara asks you: is Mr. Bun at home?"),
