@@ -235,3 +235,16 @@ def test_random_bot_requests_are_uniform_over_every_legal_target_and_card():
     expected = draws / len(legal)
     chi2 = sum((n - expected) ** 2 / expected for n in counts.values())
     assert chi2 < 50  # 23 degrees of freedom: p < 0.001 by chance
+
+
+def test_a_match_continued_from_its_state_file_deals_its_later_rounds_as_the_game_does():
+    """position() had no seed: a match carried on with `voicegame step` dealt other hands from round 2 on."""
+    game = Game(["Alice", "Ben", "Cara"], rules=profile("dutch"), seed=77)
+    rng = random.Random(1)
+    while game.round == 0 and not game.over:
+        copy = Game.from_position(json.loads(json.dumps(game.position())))
+        action = rng.choice(game.observation(game.current_player).legal_actions())
+        game.apply(action)
+        copy.apply(action)
+    assert game.round == 1
+    assert copy.position() == game.position()

@@ -869,6 +869,9 @@ class Game:
             pos["round_players"] = [self.players[s] for s in self.round_players]
         if self.tiebreak:
             pos["tiebreak"] = True
+            pos["sudden_death"] = self._sudden
+        if self.rules.match_target or self.tiebreak:  # later rounds are dealt from (seed, round)
+            pos["seed"] = self.seed
         if self.last_completer is not None:
             pos["last_completed"] = self.players[self.last_completer]
         if self._unnamed:
@@ -897,6 +900,9 @@ class Game:
         if not isinstance(pos["deck"], str):
             raise PositionError('deck must be the name of a deck, such as "jaques", or the path of a pack file.')
         deck = load_deck(pos["deck"], three_generations=rules.three_generations)
+        seed = pos.get("seed", seed)  # a match's: its later rounds are dealt from it
+        if type(seed) is not int:
+            raise PositionError(f"seed must be a whole number, not {seed!r}.")
         return cls(pos["players"], rules=rules, deck=deck, seed=seed, dealer=pos.get("dealer"), start=pos)
 
     def _load_position(self, pos: dict[str, Any]) -> None:
@@ -993,7 +999,10 @@ class Game:
             raise PositionError(f"round must be a whole number from 1 up, not {round_number!r}.")
         self.round = round_number - 1
         self.tiebreak = pos.get("tiebreak", False)
-        self._sudden = int(self.tiebreak)
+        sudden = pos.get("sudden_death", int(self.tiebreak))
+        if not whole_number(sudden, int(self.tiebreak)):
+            raise PositionError(f"sudden_death must be a whole number from 1 up, not {sudden!r}.")
+        self._sudden = sudden
         if pos.get("last_completed") is not None:
             self.last_completer = seat(pos["last_completed"])
         if pos.get("over"):
