@@ -123,14 +123,18 @@ class _Listener:
 
     def __init__(self, backend: str, deck_name: str, players: list[str]) -> None:
         from voicegame.decks import load_deck
+        from voicegame.engine import profile
         from voicegame.speech.recognizers import make_recognizer
+        from voicegame.table.voice import unused_commands
         from voicegame.understanding import Understander, load_grammar, speech_grammar
 
         self.deck = load_deck(deck_name)
         self.understander = Understander(self.deck, tuple(players))
         grammar = load_grammar(self.understander.lang)
         self.recognizer = make_recognizer(backend)
-        self.recognizer.set_grammar(*speech_grammar(grammar, self.understander.phrases))
+        # The corpus's games are played by the guide rules: no centre cards, so nothing to turn over.
+        self.recognizer.set_grammar(*speech_grammar(grammar, self.understander.phrases,
+                                                    unused_commands(profile("guide"))))
 
     def understand(self, hearing, row):
         """As the table takes it, with no question pending (``table.voice.taken_at_table``: a move

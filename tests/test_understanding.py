@@ -369,3 +369,20 @@ def test_an_alias_is_no_alias_for_a_player_of_that_name():
     dutch = Understander(load_deck("jaques"), ["Alice", "Juf"], lang="nl")
     understood = dutch.understand("Juf, is Mevrouw Brood thuis?", asker="Alice")
     assert (understood.target, understood.card) == ("Juf", "bun:mrs")
+
+
+def test_a_game_without_centre_cards_does_not_listen_for_turning_one_over():
+    """"Pause." was heard as "pass" and "Could be." as "card three" in games with nothing to turn over."""
+    from voicegame.engine import profile
+    from voicegame.table.voice import unused_commands
+    from voicegame.understanding import speech_grammar
+
+    grammar, phrases = load_grammar("en"), Phrases(load_deck("jaques"), tuple(PLAYERS), "en")
+    assert unused_commands(profile("guide")) == ("flip",)
+    assert unused_commands(profile("guide").with_overrides(centre_cards=4)) == ()
+    full = speech_grammar(grammar, phrases)
+    lean = speech_grammar(grammar, phrases, unused_commands(profile("guide")))
+    assert "( pass )" in full[1] and "skip" in full[0]
+    assert "( pass )" not in lean[1] and "( skip )" not in lean[1] and "skip" not in lean[0]
+    flip_words = {w for seq in grammar.commands["flip"] for w in seq}
+    assert set(full[0]) - set(lean[0]) <= flip_words and lean[2] == full[2]

@@ -418,9 +418,10 @@ def _use_voice(table: TextTable, voice: VoiceIO, seats: dict[str, str], children
     (and typing) if the game's words cannot be loaded into the recognizer."""
     from voicegame.speech.base import SpeechError
     from voicegame.speech.tts import assign_voices
+    from voicegame.table.voice import unused_commands
 
     try:
-        voice.listen_for_game(table.understander)
+        voice.listen_for_game(table.understander, without=unused_commands(table.game.rules))
     except SpeechError as exc:
         _out(_typing_instead(exc, table.narrator.lang))
         return False

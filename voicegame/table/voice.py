@@ -14,10 +14,11 @@ from __future__ import annotations
 import queue
 import time
 from dataclasses import replace
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Collection, Iterable, Iterator, Sequence
 
 from voicegame.speech.audio import Gate, PushToTalk, Segmenter
 from voicegame.config import RATE_RANGE
+from voicegame.engine import Rules
 from voicegame.speech.base import SAMPLE_RATE, Hearing, Recognizer, Speaker, SpeechError, Voice
 from voicegame.table.narration import prompt
 from voicegame.table.output import Output
@@ -25,11 +26,17 @@ from voicegame.table.session import as_heard
 from voicegame.understanding import Understander, Understanding, load_grammar, speech_grammar
 from voicegame.understanding.grammar import ANSWERS, answer_jsgf
 
-__all__ = ["VoiceIO", "doubted_yes", "taken_at_table", "worth_hearing"]
+__all__ = ["VoiceIO", "doubted_yes", "taken_at_table", "unused_commands", "worth_hearing"]
 
 MIN_RATE, MAX_RATE = RATE_RANGE
 RECORDING_WAIT = 0.02  # seconds between looks at the speaker while a recording waits for it
 REMIND_AFTER = 20.0  # seconds of silence on a player's turn before the reminder (``listen_to``) is said
+
+
+def unused_commands(rules: Rules) -> tuple[str, ...]:
+    """Commands a game with these rules has no use for, left out of what the recognizer listens for:
+    with no centre cards, nothing is turned over ("Pause." was heard as "pass")."""
+    return () if rules.centre_cards else ("flip",)
 
 
 def worth_hearing(hearing: Hearing, understander: Understander | None) -> bool:
@@ -99,6 +106,7 @@ class VoiceIO(Output):
         self._typed = typed
         self._understander: Understander | None = None
         self._expecting: str | None = None  # the answer listened for, None: the whole game
+        self._without: tuple[str, ...] = ()  # commands the game has no use for (``listen_for_game``)
         self._checked = False  # every answer will be checked with a yes or no (``listen_for``)
         self._asked_again = False  # words let pass while a question waited got it asked again (``_still_asking``)
         self._passed: str | None = None  # the last words let pass since the last utterance returned
@@ -121,12 +129,15 @@ class VoiceIO(Output):
             self.recognizer.set_grammar(words, grammar, names)
         self._segmenter.reset()
 
-    def listen_for_game(self, understander: Understander) -> None:
-        """The requests and commands of one game: its players, its deck, its language. Words the
-        speech model cannot hear are said (aloud too) once, the first time (a model drops them silently)."""
+    def listen_for_game(self, understander: Understander, without: Collection[str] | None = None) -> None:
+        """The requests and commands of one game: its players, its deck, its language, but the commands
+        ``without`` (kept from the last call when None). Words the speech model cannot hear are said
+        (aloud too) once, the first time (a model drops them silently)."""
         first = self._understander is not understander
         self._understander, self._expecting = understander, None
-        words, grammar, names = speech_grammar(load_grammar(understander.lang), understander.phrases)
+        if without is not None:
+            self._without = tuple(without)
+        words, grammar, names = speech_grammar(load_grammar(understander.lang), understander.phrases, self._without)
         self.listen_for(words, grammar, names)
         # Names of people not playing are only there to be told from players' names: not worth a word.
         missing = [w for w in self.recognizer.missing_words(words) if w not in understander.phrases.others] \

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -89,9 +90,11 @@ class Grammar:
     # other, and a recognizer must be able to hear them.
     aliases: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
-    def template_words(self) -> set[str]:
+    def template_words(self, without: Collection[str] = ()) -> set[str]:
+        """Every word of the templates, but those only the commands ``without`` use."""
         words = set(self.fillers) | {said for said, _ in self.aliases}
-        for group in (self.requests, self.commands):
+        commands = {intent: seqs for intent, seqs in self.commands.items() if intent not in without}
+        for group in (self.requests, commands):
             for seqs in group.values():
                 for seq in seqs:
                     words.update(w for w in seq if w not in SLOTS)
@@ -200,9 +203,10 @@ class Phrases:
         return self._words() | set(self.others)
 
 
-def vocabulary(grammar: Grammar, phrases: Phrases) -> list[str]:
-    """The recognizer's fixed word list, in spoken form ("mister", not "mr")."""
-    return sorted({spoken(w) for w in grammar.template_words() | phrases.words()})
+def vocabulary(grammar: Grammar, phrases: Phrases, without: Collection[str] = ()) -> list[str]:
+    """The recognizer's fixed word list, in spoken form ("mister", not "mr"), with no word that only the
+    commands ``without`` use."""
+    return sorted({spoken(w) for w in grammar.template_words(without) | phrases.words()})
 
 
 def name_words(phrases: Phrases) -> list[str]:
@@ -212,13 +216,15 @@ def name_words(phrases: Phrases) -> list[str]:
     return sorted({spoken(w) for w in phrases.words() if importance(w) == 1.0})
 
 
-def speech_grammar(grammar: Grammar, phrases: Phrases) -> tuple[list[str], str, list[str]]:
+def speech_grammar(grammar: Grammar, phrases: Phrases,
+                   without: Collection[str] = ()) -> tuple[list[str], str, list[str]]:
     """What a recognizer's ``set_grammar`` takes for the whole game: the word list, the JSGF
-    grammar and the name words."""
-    return vocabulary(grammar, phrases), jsgf(grammar, phrases), name_words(phrases)
+    grammar and the name words. ``without``: commands the game has no use for (a game with no centre
+    cards has nothing to turn over: "Pause." was heard as "pass", "Could be." as "card three")."""
+    return vocabulary(grammar, phrases, without), jsgf(grammar, phrases, without=without), name_words(phrases)
 
 
-def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True) -> str:
+def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True, without: Collection[str] = ()) -> str:
     """A JSGF grammar for PocketSphinx: an optional player at either end of any request. The names of
     people not playing are a rule of their own that no phrase uses (``OTHERS_RULE``): in the search
     they would lower how well every request scores, so PocketSphinx hears a player's name a second
@@ -255,7 +261,8 @@ def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True) -
     lead = f"[ ( {polite} ) <player> | <player> ]" if polite else "[<player>]"
     top = [f"{lead} <request>{please} [<player>]{please}"]
     if include_commands:
-        commands = [rule_for(seq) for ts in grammar.source["commands"].values() for t in ts for seq in expand(t)]
+        commands = [rule_for(seq) for intent, ts in grammar.source["commands"].items() if intent not in without
+                    for t in ts for seq in expand(t)]
         lines.append("<command> = " + " | ".join(f"( {c} )" for c in sorted(set(commands))) + ";")
         top.append("<command>")
     lines.append("public <utterance> = " + " | ".join(f"( {t} )" for t in top) + ";")
