@@ -324,8 +324,8 @@ class VoiceIO(Output):
             # answer ("I didn't understand that") rather than silence.
             elif self.push_to_talk or self._checked and hearing.text or worth_hearing(hearing, self._understander) \
                     or self._still_asking(hearing):
-                doubt = "" if hearing.sure else ", not sure"
-                self.print_line(f"(heard: {hearing.text}{doubt})" if hearing.text else "(heard nothing)")
+                # What the recognizer made of it, on the screen only (the table's answer says what it did).
+                self.print_line(f"(heard: {hearing.text})" if hearing.text else "(heard nothing)")
                 self._asked_again = False
                 return hearing
             if hearing.text:
