@@ -1302,3 +1302,23 @@ def test_a_number_alone_speaks_of_centre_cards_only_in_a_game_that_has_them(cent
     table, out = _run_lines(game, [])
     table.handle(game.current_player, "5")
     assert out.lines()[-1] == said and game.actions == []
+
+
+def test_a_no_that_fits_like_table_talk_drops_the_question_but_offers_nothing_else():
+    """A stray "no" reaches the table while "Did you ask Ben ...?" waits (a clear "no" was let pass and the
+    player waited in silence); table talk heard as one must not turn the question into "Then did you ask
+    Dan ...?", which a "yes" meant for the first question would answer."""
+    for seed in range(100):
+        game = Game(["Alice", "Ben", "Dan"], rules=profile("guide"), seed=seed)
+        misses = [a for a in game.observation("Alice").legal_actions()
+                  if a.card and a.target == "Ben" and a.card not in game.hand("Ben")
+                  and Ask("Dan", card=a.card) in game.observation("Alice").legal_actions()]
+        if game.current_player == "Alice" and misses:
+            break
+    table, out = _run_lines(game, [], bots={"Ben": "random", "Dan": "random"})
+    table.handle("Alice", Hearing((Alternative(_say(game, misses[0]).lower(), 0.99),), sure=True))
+    assert out.lines()[-1].startswith("Did you ask Ben for ")
+    table.handle("Alice", Hearing((Alternative("no", 0.2),), sure=False, doubtful=True, stray=True))
+    assert out.lines()[-1] == "All right. Say your request again." and table.pending is None
+    table.handle("Alice", "yes")
+    assert game.actions == []

@@ -856,3 +856,40 @@ def test_a_player_who_stays_silent_on_their_turn_is_reminded_once():
         voice.listen_to("Alice", "It's still your turn, Alice.")
         assert voice.read().text == "what cards do i have"
         assert printed.count("It's still your turn, Alice.") == (1 if reminded else 0), printed
+
+
+def test_words_let_pass_while_a_question_waits_get_it_asked_again_once():
+    """The first words let pass reach the table (it asks again); more table talk after them does not
+    (each line interrupted the table); a "no" always does; a heard answer lets the next let-pass through."""
+    from types import SimpleNamespace
+
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.voice import VoiceIO
+    from voicegame.understanding import Understander
+
+    class Scripted:
+        def __init__(self):
+            self.queue: list[Hearing] = []
+
+        def set_grammar(self, *grammar):
+            pass
+
+        def missing_words(self, words):
+            return []
+
+        def finish(self):
+            return self.queue.pop(0)
+
+    def stray(text: str) -> Hearing:
+        return Hearing((Alternative(text, 0.2),), sure=False, doubtful=True, stray=True)
+
+    understander = Understander(load_deck("jaques"), ["Alice", "Ben"])
+    voice = VoiceIO(Scripted(), TextSpeaker(write=lambda line: None), [], lambda line: None,
+                    understander=understander)
+    voice.expect("yes_no")
+    heard = []
+    for hearing in (stray("that is correct"), stray("yes"), stray("no"), stray("that is correct"),
+                    Hearing((Alternative("yes", 0.9),)), stray("that is correct")):
+        voice.recognizer.queue.append(hearing)
+        heard.append(voice._event(SimpleNamespace(kind="end")))
+    assert [h.text if h else None for h in heard] == ["that is correct", None, "no", None, "yes", "that is correct"]

@@ -31,6 +31,10 @@ class SpeechControls(Protocol):
         """Speak ``delta`` words a minute faster (negative: slower); returns the new rate."""
 
 
+# What a "no" to the table's question says, by the question (a request's: "Say your request again").
+_DECLINED = {"undo": "not_undone", "quit": "play_on", "flip": "not_turned"}
+
+
 def as_heard(understander: Understander, said: str | Hearing, asker: str | None, hand: list[str] | None,
              phase: str) -> Understanding:
     """What ``said`` means, and whether to act on it at once. Typed words are taken as typed.
@@ -572,6 +576,12 @@ class TextTable:
                 return self._act(player, pending.action)
             r = pending.request
             return self._act(player, Ask(r.target, card=r.card, family=r.family, polite=r.polite))
+        if heard.intent == "no" and isinstance(said, Hearing) and said.stray:
+            # A "no" that fits the audio as poorly as table talk does (``VoiceIO._still_asking``): it drops
+            # the question and plays nothing, but offers nothing in its place either (a "yes" meant for
+            # the question just asked would answer the offer).
+            self.say(self.p(_DECLINED.get(pending.kind, "say_again")))
+            return True
         if heard.intent == "no" and pending.kind == "confirm" and (other := self._sound_alike(player, pending)):
             # "Did you ask Dan ...?" "No." A recognizer that swaps Ben and Dan most likely heard the other one.
             self.pending = replace(pending, request=replace(pending.request, target=other),
@@ -593,8 +603,7 @@ class TextTable:
             return self._act(player, Ask(pending.request.target, card=first.get("card"), family=first.get("family"),
                                          polite=pending.request.polite))
         if heard.intent in ("no", "cancel"):
-            answers = {"undo": "not_undone", "quit": "play_on", "flip": "not_turned"}
-            self.say(self.p(answers.get(pending.kind, "say_again")))
+            self.say(self.p(_DECLINED.get(pending.kind, "say_again")))
             return True
         return None
 

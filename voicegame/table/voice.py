@@ -322,11 +322,13 @@ class VoiceIO(Output):
                 self._passed = hearing.text
             # With push-to-talk every utterance was meant for the game: one it cannot use gets an
             # answer ("I didn't understand that") rather than silence.
-            elif self.push_to_talk or self._checked and hearing.text or worth_hearing(hearing, self._understander) \
-                    or self._still_asking(hearing):
+            elif self.push_to_talk or self._checked and hearing.text or worth_hearing(hearing, self._understander):
+                self._asked_again = False  # heard: words let pass after it may get the question asked again
                 # What the recognizer made of it, on the screen only (the table's answer says what it did).
                 self.print_line(f"(heard: {hearing.text})" if hearing.text else "(heard nothing)")
-                self._asked_again = False
+                return hearing
+            elif self._still_asking(hearing):
+                self.print_line(f"(heard: {hearing.text})")
                 return hearing
             if hearing.text:
                 self._passed = hearing.text
