@@ -214,6 +214,12 @@ def test_name_warnings_suggest_a_nickname():
     twice = Understander(load_deck("jaques"), ["Ben", "Bun"]).warnings()
     assert [(w.name, w.card_word) for w in twice] == [("Bun", False), ("Bun", True)]
     assert twice[0].nickname == twice[1].nickname
+    # six names alike ran out of nicknames (StopIteration at the first line of the game)
+    alike = Understander(load_deck("jaques"), ["Ann", "Anne", "Anna", "Hanna", "Dana", "Jana"]).warnings()
+    named = {}
+    for w in alike:
+        assert named.setdefault(w.name, w.nickname) == w.nickname
+    assert len(alike) > 8 and len(set(named.values())) == len(named)
 
 
 def test_understand_cli_prints_one_json_object_per_line(tmp_path):

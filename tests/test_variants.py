@@ -463,3 +463,11 @@ def test_a_stock_rule_that_would_deal_every_card_is_refused(stock, allowed):
     with pytest.raises(PositionError, match=f"^Dealing {stock} cards to each of 3 players leaves no stock from the"
                                             " 44 cards: deal at most 14 each"):
         Game(NAMES[:3], rules=rules, seed=1)
+
+
+def test_a_draw_that_makes_a_family_of_the_last_cards_says_the_drawer_has_none_left():
+    g = Game.from_position(build({"Alice": ["a:1", "a:2", "a:3"], "Ben": ["b:1", "c:1"], "Cara": ["b:2", "c:2"]},
+                                 rules={"profile": "guide", "stock": 1}, turn="Alice", stock=["a:4"], spare="Cara"))
+    events = g.apply(Ask("Ben", card="a:4"))
+    assert [e["type"] for e in events][:5] == ["ask", "not_at_home", "draw", "family_complete", "player_out"]
+    assert events[4] == {"type": "player_out", "player": "Alice"} and g.hand("Alice") == []

@@ -14,6 +14,7 @@ import json
 import os
 import queue
 import random
+import shlex
 import sys
 import threading
 import time
@@ -145,11 +146,6 @@ def cmd_play(args: argparse.Namespace) -> int:
         _use_settings(args, settings)
     if args.resume:
         return _resume(args, settings, voice)
-    if not args.set_up and (unfinished := _recent_unfinished()) is not None:
-        # Not offered (options were given): a new game becomes the "last game" that --resume and the
-        # next offer find, so the player hears where the other one is.
-        players = names_list(unfinished.others, PHRASES.get(settings.lang, PHRASES["en"])["and"])
-        _say_before_the_game(prompt(settings.lang, "unfinished_kept", players=players), voice)
     if note := children_note(settings):
         _out(note)
     rules = _rules_from_args(args)
@@ -165,6 +161,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     game = Game(players, rules=rules, deck=deck, seed=seed)
     levels = {n: settings.level for n in bot_names}
+    offered = args.set_up and sys.stdin.isatty()
+    if not offered and not args.no_save and (unfinished := _recent_unfinished()) is not None:
+        # Not offered before this new game, which becomes the "last game" that --resume and the next
+        # offer find: the player hears where the other one is.
+        players = names_list(unfinished.others, PHRASES.get(settings.lang, PHRASES["en"])["and"])
+        _say_before_the_game(prompt(settings.lang, "unfinished_kept", players=players), voice)
     journal, unsaved = (None, None) if args.no_save else _saving(
         lambda: Journal.new(game, {"bots": levels, "lang": settings.lang, "children": args.children,
                                    "polite_reminder": args.polite_reminder, "history": not args.no_history}),
@@ -568,7 +570,7 @@ def cmd_saved(args: argparse.Namespace) -> int:
         when = "today" if days <= 0 else "yesterday" if days == 1 else f"{days} days ago"
         moves = len(resumed.game.actions)
         _out(f"{names_list(list(resumed.game.players))}: {moves} move{'s' if moves != 1 else ''}, last played"
-             f" {when}. To carry it on: voicegame play --resume {path}")
+             f" {when}. To carry it on: voicegame play --resume {shlex.quote(str(path))}")
     return 0
 
 
@@ -991,7 +993,11 @@ def _whole(option: str, example: int) -> Callable[[str], int]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="voicegame", description="Happy Families for voice, keyboard and screen reader.")
-    parser.add_argument("--version", action="version", version=f"voicegame {importlib.metadata.version('voicegame')}")
+    try:
+        version = importlib.metadata.version("voicegame")
+    except importlib.metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        version = "(not installed)"
+    parser.add_argument("--version", action="version", version=f"voicegame {version}")
     sub = parser.add_subparsers(dest="command")
 
     p = sub.add_parser("play", help="play a game in the terminal")

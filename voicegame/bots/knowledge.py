@@ -133,6 +133,14 @@ class Knowledge:
                 self.owner[f] = self.seat_of[e["player"]]
                 gone = ~(1 << f)
                 self.has_family = [h & gone for h in self.has_family]
+            elif e.get("drawn"):  # laid face down unnamed after a draw: cards seen going to them may be in it
+                s = self.seat_of[e["player"]]
+                either = (1 << s) | (1 << self.down)
+                for c in range(self.n_cards):
+                    if self.holder[c] == s:
+                        self.holder[c] = -1
+                        self.cannot[c] = ((1 << (self.down + 1)) - 1) & ~either
+                self.has_family[s] = 0
         elif kind == "phase":
             self.families_phase = True
         elif kind == "deal":

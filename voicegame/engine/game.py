@@ -583,10 +583,15 @@ class Game:
             if not self.stock:
                 self.log.append({"type": "player_out", "player": self.players[target]})
         if not hands[asker] and not self.stock:  # their last cards made a family: said, as for the asked player
-            self.log.append({"type": "player_out", "player": self.players[asker]})
+            self._log_if_out(asker)
             self._pass_turn_from(asker)
         if self._extras:
             self._settle()
+
+    def _log_if_out(self, s: int) -> None:
+        """Say that seat ``s`` has no cards left, when that is so and no stock can give them more."""
+        if not self.hands[s] and not self.stock:
+            self.log.append({"type": "player_out", "player": self.players[s]})
 
     def _after_miss(self, asker: int, target: int) -> None:
         if self.phase == "cards":
@@ -594,6 +599,7 @@ class Game:
                 self._draw(asker)
                 if self._check_round_end():
                     return
+                self._log_if_out(asker)  # the last card drawn made a family of their last cards
             if any(c >= 0 for c in self.centre):
                 self.pending_flip = True
                 self._flip_after = target
@@ -646,6 +652,7 @@ class Game:
                 self._complete_family(s, f)
             if self._check_round_end():
                 return
+            self._log_if_out(s)
         else:
             self._seen |= 1 << slot
         if asked is None:  # the flip was offered because nobody was left to ask: look at this player again

@@ -79,8 +79,8 @@ class Journal:
     def resume(cls, resumed: Resumed, path: Path) -> Journal:
         """Go on writing: in the same file when it was whole, else in a new file that starts with
         the good part (the damaged original is left exactly as it was)."""
-        try:
-            held = open(path, "a", encoding="utf-8")
+        try:  # a damaged original is only held, never written (it may be read-only)
+            held = open(path, "r" if resumed.problems else "a", encoding="utf-8")
         except OSError as exc:
             raise _cannot_save(path, exc) from None
         if not _lock(held):
@@ -134,6 +134,8 @@ def _lock(file: IO[str]) -> bool:
         fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return False
+    except OSError:  # a folder that cannot lock (some network folders): played as where there are no locks
+        return True
     return True
 
 

@@ -378,6 +378,7 @@ _YOU_FORMS = [
     (re.compile(r"\bYou's\b"), "Your"),
     (re.compile(r"\bYou (ask|give|complete|draw|turn|win|lay)s\b"), r"You \1"),
     (re.compile(r"\bYou has\b"), "You have"),
+    (re.compile(r"^You draw the last card of a family and lays it\b"), "You draw the last card of a family and lay it"),
     (re.compile(r"\bYou (\d+ cards?, )"), r"You have \1"),  # the status line: "You 16 cards, 0 families; Cara ..."
     (re.compile(r"^You have no cards left, and keeps their families\."),
      "You have no cards left, and keep your families."),

@@ -310,7 +310,7 @@ class TextTable:
             self.narrate(g.log)
         while not g.over:
             player = g.current_player
-            if player in self.bots:
+            if player in self.bots:  # (``_just_played`` stays: "No, wait!" comes after the bots' quick moves)
                 action = self.bots[player].choose()
                 before = self._human_hands()
                 events = g.apply(action)

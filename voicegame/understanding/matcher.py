@@ -308,12 +308,17 @@ class Understander:
         names = list(self.phrases.players.items())
         card_words = {w for vs in self.phrases.cards.values() for v in vs for w in v} - FUNCTION_WORDS
         taken = {p.casefold() for p in self.players}
-        spare = (n for n in ("Tiger", "Rocket", "Sunny", "Pixie", "Ziggy", "Comet", "Maple", "Jazz")
+        # More than a table of 12 can use up, one per player however many warnings name them.
+        spare = (n for n in ("Tiger", "Rocket", "Sunny", "Pixie", "Ziggy", "Comet", "Maple", "Jazz", "Pepper",
+                             "Biscuit", "Buttons", "Poppy", "Whizz", "Sparky", "Noodle", "Pebble", "Toffee",
+                             "Bramble", "Skipper", "Juniper", "Marble", "Puffin", "Rainbow", "Shadow")
                  if n.casefold() not in taken)
-        nicknames: dict[str, str] = {}  # one per player, however many warnings name them
+        nicknames: dict[str, str] = {}
 
         def nickname(player: str) -> str:
-            return nicknames.setdefault(player, next(spare))
+            if player not in nicknames:
+                nicknames[player] = next(spare)
+            return nicknames[player]
 
         for i, (a, wa) in enumerate(names):
             for b, wb in names[i + 1:]:
