@@ -893,3 +893,20 @@ def test_words_let_pass_while_a_question_waits_get_it_asked_again_once():
         voice.recognizer.queue.append(hearing)
         heard.append(voice._event(SimpleNamespace(kind="end")))
     assert [h.text if h else None for h in heard] == ["that is correct", None, "no", None, "yes", "that is correct"]
+
+
+def test_slower_with_no_loudspeaker_says_there_is_no_speech():
+    """With --voice and no sound output the game shows its lines as text, and "slower" said "Speaking at
+    150 words a minute."."""
+    from voicegame.speech.tts import TextSpeaker
+    from voicegame.table.voice import VoiceIO
+
+    game = Game(["Alice", "Finn"], rules=profile("guide"), seed=1)
+    printed: list[str] = []
+    speaker = TextSpeaker(write=lambda line: None)
+    speaker.text_only = "no_output"  # as a Pyttsx3Speaker that found no sound output
+    table = TextTable(game, {"Finn": "random"}, lambda: None, None)
+    voice = VoiceIO(steady_recognizer(), speaker, iter(()), printed.append, understander=table.understander)
+    table.out, table.speech = voice, voice
+    table.handle(game.current_player, "slower")
+    assert printed[-1] == "There is no loudspeaker here, so there is no speech to slow down or speed up."

@@ -207,6 +207,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "laid_face_down": "{player}, the family you laid face down is {family}.",
         "rate": "Speaking at {rate} words a minute.",
         "rate_no_voice": "Speech speed works when the game speaks: start it with --voice.",
+        "rate_no_output": "There is no loudspeaker here, so there is no speech to slow down or speed up.",
         "verbose_on": "I'll give more detail.", "verbose_off": "I'll keep it short.",
         "not_understood": "I didn't understand that.",
         "heard_let_pass": "Before that I heard: {words}. It did not sound clearly meant for me, so I let it pass."
@@ -341,6 +342,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "laid_face_down": "{player}, de familie die je dicht hebt neergelegd, is {family}.",
         "rate": "Ik spreek nu {rate} woorden per minuut.",
         "rate_no_voice": "De spreeksnelheid werkt als het spel spreekt: start het met --voice.",
+        "rate_no_output": "Er is hier geen luidspreker, dus er is geen spraak om langzamer of sneller te maken.",
         "verbose_on": "Ik vertel meer.", "verbose_off": "Ik houd het kort.",
         "not_understood": "Dat heb ik niet begrepen. Probeer: {example}",
         "heard_let_pass": "Daarvoor hoorde ik: {words}. Het klonk niet alsof het voor mij bedoeld was, dus ik heb er"

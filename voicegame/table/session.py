@@ -27,6 +27,8 @@ RATE_STEP = 20  # words a minute per "slower" / "faster"
 
 
 class SpeechControls(Protocol):
+    speaking: bool  # False once speech fell back to text (no loudspeaker): there is no speed to change
+
     def change_rate(self, delta: int) -> int:
         """Speak ``delta`` words a minute faster (negative: slower); returns the new rate."""
 
@@ -459,6 +461,8 @@ class TextTable:
         elif kind in ("slower", "faster"):
             if self.speech is None:
                 self.say(self.p("rate_no_voice"))
+            elif not self.speech.speaking:  # "Speaking at 150 words a minute." to a game shown as text
+                self.say(self.p("rate_no_output"))
             else:
                 rate = self.speech.change_rate(RATE_STEP if kind == "faster" else -RATE_STEP)
                 self.say(self.p("rate", rate=rate))

@@ -197,6 +197,11 @@ class VoiceIO(Output):
         if callable(release := getattr(self._source, "close", None)):
             release()
 
+    @property
+    def speaking(self) -> bool:
+        """False once the speaker fell back to text (no sound output, or an engine that hung)."""
+        return getattr(self.speaker, "text_only", None) is None
+
     def change_rate(self, delta: int) -> int:
         """Every voice ``delta`` words a minute faster (negative: slower); returns the narrator's rate."""
         voice = self.speaker.voice
