@@ -252,11 +252,10 @@ def _recent_unfinished(passed_over: list[JournalError] | None = None) -> _Unfini
         path = latest_journal(passed_over, newest_only=True)
         if path is None or in_use(path):  # open in another window: this one starts a game of its own
             return None
-        played = datetime.date.fromtimestamp(path.stat().st_mtime)
+        days = _days_since_played(path)
         resumed = load_journal(path)
     except (OSError, JournalError):
         return None
-    days = (datetime.date.today() - played).days
     bots = resumed.header.get("bots", {})
     if days > OFFER_DAYS or resumed.game.over or all(p in bots for p in resumed.game.players):
         return None
@@ -556,6 +555,11 @@ def _resume(args: argparse.Namespace, settings: Settings, voice: VoiceIO | None 
     return _play(resumed.game, levels, lang, journal, args, voice, unsaved, resumed)
 
 
+def _days_since_played(path: Path) -> int:
+    """Whole days since the saved game at ``path`` was last written (0: today)."""
+    return (datetime.date.today() - datetime.date.fromtimestamp(path.stat().st_mtime)).days
+
+
 def cmd_saved(args: argparse.Namespace) -> int:
     """The unfinished saved games, the last played first: ``play --resume`` and the offer before a new
     game only ever name the last one."""
@@ -564,9 +568,8 @@ def cmd_saved(args: argparse.Namespace) -> int:
         _out("There are no unfinished saved games. Start one with: voicegame play")
         return 0
     _out(f"Unfinished saved games, the last played first ({data_dir() / 'games'}):")
-    today = datetime.date.today()
     for path, resumed in games:
-        days = (today - datetime.date.fromtimestamp(path.stat().st_mtime)).days
+        days = _days_since_played(path)
         when = "today" if days <= 0 else "yesterday" if days == 1 else f"{days} days ago"
         moves = len(resumed.game.actions)
         _out(f"{names_list(list(resumed.game.players))}: {moves} move{'s' if moves != 1 else ''}, last played"
@@ -1085,8 +1088,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("text", nargs="*")
     p.add_argument("--wav", help="write the speech to this WAV file instead of playing it")
     p.add_argument("--voice", help="espeak-ng voice, e.g. en-us or en-us+f3 (voicegame devices lists them)")
-    p.add_argument("--rate", type=_setting("rate"), default=170, help=f"words per minute, {RATE_RANGE[0]} to {RATE_RANGE[1]}"
-                   " (default 170)")
+    p.add_argument("--rate", type=_setting("rate"), default=170,
+                   help=f"words per minute, {RATE_RANGE[0]} to {RATE_RANGE[1]} (default 170)")
     p.add_argument("--volume", type=_volume, default=1.0, help="loudness, 0.1 to 1 (default 1)")
     p.set_defaults(func=cmd_say)
 

@@ -580,8 +580,7 @@ class Game:
                 return
         if not hands[target]:
             self._targets = None
-            if not self.stock:
-                self.log.append({"type": "player_out", "player": self.players[target]})
+            self._log_if_out(target)
         if not hands[asker] and not self.stock:  # their last cards made a family: said, as for the asked player
             self._log_if_out(asker)
             self._pass_turn_from(asker)

@@ -405,8 +405,8 @@ class TextTable:
             if heard.intent == "none":  # neither an answer nor anything else: the question still waits
                 self.pending = pending
                 self.say(self.p("not_an_answer"))
-                said_before = set(self._lines(self.p("not_an_answer")))  # once, however often it was said
-                self._say_again([(seat, line) for seat, line in asked if line not in said_before])
+                not_an_answer = self.said[-1][1]  # then the question, with this line once however often it came
+                self._say_again([(seat, line) for seat, line in asked if line != not_an_answer])
                 return True
         if g.observation(player).phase == "flip":
             flip = self._parse_flip(texts[0] if texts else "", heard)
