@@ -64,6 +64,21 @@ def test_undo_is_journaled_too(data_dir):
     assert resumed.undo_spent and resumed.header["polite_reminder"] is True and not resumed.problems
 
 
+@pytest.mark.parametrize("settings", [{"bots": {"Cara": "god"}}, {"bots": {}}, {"lang": None}])
+def test_a_settings_line_cannot_change_who_plays_or_the_language(data_dir, settings):
+    """Only how a game is played may change when it is carried on (children, the polite reminder,
+    history); a hand-edited line changing the players' levels or the language was a traceback, or
+    turned computer players into people."""
+    game = _played()
+    path = _journal_of(game)
+    before = load_journal(path).header
+    with path.open("a") as f:
+        f.write(json.dumps({"settings": settings}) + "\n")
+    resumed = load_journal(path)
+    assert [p.key for p in resumed.problems] == ["save_damaged_at"]
+    assert resumed.game.position() == game.position() and resumed.header == before
+
+
 def test_a_cut_off_last_line_is_dropped_with_a_message(data_dir):
     game = _played()
     path = _journal_of(game)

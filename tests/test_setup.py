@@ -274,10 +274,16 @@ def test_summary_sentences():
 
 
 @pytest.mark.parametrize(("text", "number"), [("3", 3), ("three", 3), ("I want four please", 4), ("0", 0),
-                                              ("no computer players", 0), ("to", 2), ("for 2", 2), ("12", 12),
-                                              ("banana", None), ("", None)])
+                                              ("no computer players", 0), ("to", None), ("for 2", 2), ("12", 12),
+                                              ("banana", None), ("", None), ("-1", None), ("the second", 2)])
 def test_numbers(text, number):
     assert parse_number(text) == number
+
+
+def test_a_word_a_recognizer_writes_for_a_number_counts_only_when_heard():
+    """ "too" typed alone is a slip; heard, it is what a recognizer writes for "two"."""
+    assert parse_number("too") is None and parse_number("too", heard=True) == 2
+    assert parse_number("for 2", heard=True) == 2  # a real number wins
 
 
 def test_names():

@@ -257,9 +257,22 @@ def test_repeat_in_a_pause_says_how_to_go_on_whatever_was_said_meanwhile():
     """Words said in the pause (let pass) emptied what "repeat" says: a player who forgot how to go on heard nothing."""
     game = _alice_to_move()
     table, out = _run_lines(game, [])
-    for line in ["pause", _say(game, _miss_for(game, "Alice")), "repeat"]:
-        table.handle("Alice", line)
+    heard = Hearing((Alternative(_say(game, _miss_for(game, "Alice")).lower(), 0.9),))
+    for said in ["pause", heard, "repeat"]:
+        table.handle("Alice", said)
     assert out.lines()[-2:] == ["Paused. Say continue when you are ready."] * 2 and game.actions == []
+
+
+def test_a_line_typed_in_a_pause_is_answered():
+    """Heard words in a pause are table talk and let pass; a typed line was meant for the game, and
+    silence looked as if the game had hung."""
+    game = _alice_to_move()
+    table, out = _run_lines(game, [])
+    table.handle("Alice", "pause")
+    table.handle("Alice", Hearing((Alternative("help", 0.9),)))
+    assert out.lines() == ["Paused. Say continue when you are ready."]
+    table.handle("Alice", "help")
+    assert out.lines() == ["Paused. Say continue when you are ready."] * 2 and game.actions == []
 
 
 def test_a_request_heard_without_certainty_is_confirmed_before_it_is_played():
@@ -440,8 +453,8 @@ def test_an_unsure_request_the_rules_forbid_is_refused_at_once_not_confirmed():
     assert table.pending is None and game.actions == []
 
 
-@pytest.mark.parametrize("said", ["two", "2", "flip two", "card number 2"])
-def test_a_centre_card_is_turned_over_by_its_number_in_words_or_digits(said):
+def _alice_offered_a_flip():
+    """A game where Alice has just missed and may turn over centre card 2: (game, table, recorder)."""
     rules = profile("guide").with_overrides(centre_cards=4)
     for seed in range(60):
         game = Game(["Alice", "Ben", "Cara"], rules=rules, seed=seed)
@@ -453,14 +466,29 @@ def test_a_centre_card_is_turned_over_by_its_number_in_words_or_digits(said):
             continue
         table, out = _run_lines(game, [], bots={"Ben": "random", "Cara": "random"})
         table.handle("Alice", _say(game, misses[0]))
-        if game.observation("Alice").phase != "flip" or 1 not in game.observation("Alice").centre_slots:
-            continue
-        assert out.expected == "flip"  # a voice now listens for a number or "pass"
-        table.handle("Alice", said)
-        flips = [e for e in game.log if e["type"] == "flip"]
-        assert flips and flips[-1]["player"] == "Alice", out.lines()[-3:]
-        return
+        if game.observation("Alice").phase == "flip" and 1 in game.observation("Alice").centre_slots:
+            return game, table, out
     pytest.fail("no seed gave Alice a miss with centre card 2 face down")
+
+
+@pytest.mark.parametrize("said", ["two", "2", "flip two", "card number 2", "the second card", "turn over the second one"])
+def test_a_centre_card_is_turned_over_by_its_number_in_words_or_digits(said):
+    game, table, out = _alice_offered_a_flip()
+    assert out.expected == "flip"  # a voice now listens for a number or "pass"
+    table.handle("Alice", said)
+    flips = [e for e in game.log if e["type"] == "flip"]
+    assert flips and flips[-1]["player"] == "Alice", out.lines()[-3:]
+
+
+@pytest.mark.parametrize("said", ["too", "for", "won", "hmm, which one was it", "No, wait!"])
+def test_typed_words_that_are_no_number_turn_nothing_over_and_the_offer_is_said_again(said):
+    """ "too" typed alone is a slip, not card 2 (a recognizer's sound-alike); and the answer to what
+    is not understood is the offer, not a request the rules would then refuse."""
+    game, table, out = _alice_offered_a_flip()
+    moves = len(game.actions)
+    table.handle("Alice", said)
+    assert len(game.actions) == moves
+    assert out.in_order[-1].startswith("You may turn over a centre card: say its number"), out.in_order[-2:]
 
 
 def test_a_request_heard_for_a_player_whose_name_sounds_like_another_is_confirmed():
@@ -912,6 +940,30 @@ def test_who_is_answered_in_everyday_words(answer, played):
         assert game.actions == [] and out.lines()[-1] == f"Did you ask {miss.target} for {card}? Say yes or no."
 
 
+@pytest.mark.parametrize("answer,then", [("not {target}", "Who do you want"), ("never mind {target}", "Who do you want"),
+                                         ("anyone but {target}", "Who do you want"),
+                                         ("what did {target} ask?", "Did you ask"), ("hand {target}", "Did you ask")])
+def test_a_name_said_in_other_words_is_not_taken_for_the_answer(answer, then):
+    """ "Who do you want to ask?" "Not Ben.": the name in a line that is not an answer played the
+    request to that player at once. With a "not" no one is named (the question is asked again);
+    with other words round the name the request is asked about."""
+    game = _alice_to_move()
+    miss = _miss_for(game, "Alice")
+    card = game.deck.card(miss.card).name("en", "short")
+    table, out = _table(game, {"Ben": "random", "Cara": "random"}, lambda t: None)
+    table.handle("Alice", f"is {card} at home")
+    table.handle("Alice", answer.format(target=miss.target))
+    assert game.actions == [] and out.lines()[-1].startswith(then), out.lines()[-2:]
+
+
+def test_a_player_called_like_a_command_is_warned_about():
+    """ "Who do you want to ask?" "Help." asks Help: a name that is a command gets a nickname offered."""
+    game = Game(["Alice", "Help", "Cara"], rules=profile("guide"), seed=5)
+    table, out = _run_lines(game, ["stop"] * 3)
+    table.run()
+    assert out.lines()[1] == "Help is also a command (help). Could Help be called Tiger?"
+
+
 def test_cancel_drops_the_who_question():
     game = _alice_to_move()
     miss = _miss_for(game, "Alice")
@@ -1012,7 +1064,18 @@ def test_help_in_the_second_phase_suggests_a_family_the_player_may_ask_for():
                                     families={"Alice": ["a"], "Ben": list("bcdefghijk")}))
     table, out = _table(game, {}, lambda t: None)
     table.handle("Alice", "help")
-    assert out.private_lines["Alice"][0] == "Ask for a whole family, for example: Ben, is B1 and family at home, please?"
+    assert out.private_lines["Alice"][0] == ("You can ask Ben for a whole family: B, C, D, E, F, G, H, I, J or K."
+                                             " For example: Ben, is B1 and family at home, please?")
+
+
+def test_help_says_how_to_ask_for_a_whole_family_when_the_rules_allow_it():
+    game = Game(["Alice", "Ben", "Cara"], rules=profile("guide").with_overrides(ask_by_surname=True), seed=3)
+    table, out = _table(game, {}, lambda t: None)
+    table.handle("Alice", "help")
+    surname = out.private_lines["Alice"][1]
+    assert surname == "Or ask for a whole family: Ben, is the Bones family at home, please?"
+    heard = table.understander.understand(surname.split(": ")[1], asker="Alice")
+    assert (heard.intent, heard.target, heard.family) == ("ask_family", "Ben", "bones")
 
 
 def test_in_the_second_phase_the_hand_is_the_families_held():
@@ -1123,6 +1186,22 @@ def test_a_game_that_can_no_longer_be_saved_says_so_once_and_plays_on(tmp_path, 
     assert told == [f"From here on this game cannot be saved in {tmp_path / 'games'} (no space left on device),"
                     " so it goes on unsaved."]
     assert len(game.actions) > 1 and table.journal is None  # the computer players played on
+
+
+def test_with_the_politeness_penalty_a_request_asked_about_says_it_has_no_please():
+    """ "Cara, is Mrs. Bones at home, pleas?" is asked about; a "yes" to a request without please loses
+    the turn under the penalty, so the question says that it has none."""
+    game = Game(["Alice", "Ben", "Cara"], rules=profile("guide").with_overrides(politeness_penalty=True), seed=1)
+    while game.current_player != "Alice":
+        game = Game(["Alice", "Ben", "Cara"], rules=game.rules, seed=game.seed + 1)
+    miss = _miss_for(game, "Alice")
+    card = game.deck.card(miss.card).name("en", "short")
+    table, out = _run_lines(game, [])
+    table.handle("Alice", f"{miss.target}, is {card} at home, pleas?")
+    assert out.lines()[-1] == f"Did you ask {miss.target} for {card}, without please? Say yes or no."
+    table.handle("Alice", "no")
+    table.handle("Alice", f"{miss.target}, is {card} at hoem, please?")
+    assert out.lines()[-1] == f"Did you ask {miss.target} for {card}? Say yes or no."
 
 
 def test_the_polite_reminder_asks_for_please_only_where_it_is_all_that_is_missing():

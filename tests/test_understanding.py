@@ -207,12 +207,12 @@ def test_dutch_requests():
 def test_name_warnings_suggest_a_nickname():
     u = Understander(load_deck("jaques"), ["Ben", "Dan", "Chip", "Alice"])
     warnings = u.warnings()
-    assert [(w.name, w.like, w.card_word) for w in warnings] == [("Dan", "Ben", False), ("Chip", "chip", True)]
+    assert [(w.name, w.like, w.kind) for w in warnings] == [("Dan", "Ben", "player"), ("Chip", "chip", "card")]
     assert len({w.nickname for w in warnings} | {"Ben", "Dan", "Chip", "Alice"}) == 6
     assert not Understander(load_deck("jaques"), ["Alice", "Oscar"]).warnings()
     # Bun sounds like Ben and like a card: one new name for Bun, not a different one in each warning
     twice = Understander(load_deck("jaques"), ["Ben", "Bun"]).warnings()
-    assert [(w.name, w.card_word) for w in twice] == [("Bun", False), ("Bun", True)]
+    assert [(w.name, w.kind) for w in twice] == [("Bun", "player"), ("Bun", "card")]
     assert twice[0].nickname == twice[1].nickname
     # six names alike ran out of nicknames (StopIteration at the first line of the game)
     alike = Understander(load_deck("jaques"), ["Ann", "Anne", "Anna", "Hanna", "Dana", "Jana"]).warnings()

@@ -384,7 +384,7 @@ def test_short_commands_are_heard_and_table_talk_is_not(said, heard):
     """Words the recognizer doubts still count as a command (one short word scores low however
     clearly it is said), never as a request (table talk forced into the game's words)."""
     from voicegame.speech.render import speech_pcm
-    from voicegame.table.voice import worth_hearing
+    from voicegame.table.voice import doubted_intent, worth_hearing
     from voicegame.understanding import Understander, load_grammar
 
     game = Game(["Alice", "Finn", "Ivy"], rules=profile("guide"), seed=1)
@@ -392,7 +392,7 @@ def test_short_commands_are_heard_and_table_talk_is_not(said, heard):
     recognizer = _warmed_recognizer(load_grammar("en"), understander)
     hearing = recognizer.hear(speech_pcm(said))
     assert hearing.texts(), said  # heard as words (a deaf recognizer would let everything pass)
-    assert worth_hearing(hearing, understander) is heard, (hearing.texts(), hearing.doubtful)
+    assert worth_hearing(hearing, doubted_intent(hearing, understander)) is heard, (hearing.texts(), hearing.doubtful)
 
 
 def _warmed_recognizer(grammar, understander):
@@ -563,15 +563,16 @@ def test_table_talk_forced_into_a_command_is_let_pass(said):
     worse than any command said to the game: stray, so the table does not read out a hand or the
     score; nor, while a question waits, as an answer."""
     from voicegame.speech.render import speech_pcm
-    from voicegame.table.voice import worth_hearing
+    from voicegame.table.voice import doubted_intent, worth_hearing
     from voicegame.understanding import Understander, load_grammar
 
     game = Game(["Alice", "Ben", "Cara", "Dan"], rules=profile("guide"), seed=1)
     understander = Understander(game.deck, game.players)
     recognizer = _warmed_recognizer(load_grammar("en"), understander)
     hearing = recognizer.hear(speech_pcm(said))
-    assert understander.understand(hearing.texts()).intent not in ("none", "ask", "ask_family"), hearing.texts()
-    assert hearing.stray and not worth_hearing(hearing, understander), recognizer.last_margin
+    doubted = doubted_intent(hearing, understander)
+    assert doubted not in (None, "none", "ask", "ask_family"), hearing.texts()
+    assert hearing.stray and not worth_hearing(hearing, doubted), recognizer.last_margin
 
 
 def test_table_talk_heard_as_yes_while_a_question_waits_is_let_pass():
@@ -640,14 +641,14 @@ def test_a_yes_the_recognizer_doubts_never_plays_a_request():
     from dataclasses import replace
 
     from voicegame.speech.tts import TextSpeaker
-    from voicegame.table.voice import VoiceIO, doubted_yes, worth_hearing
+    from voicegame.table.voice import VoiceIO, doubted_intent, worth_hearing
     from voicegame.understanding import Understander
 
     understander = Understander(Game(["Alice", "Ben"], rules=profile("guide"), seed=1).deck, ["Alice", "Ben"])
     yep = Hearing((Alternative("yep", 0.2),), doubtful=True)
-    assert doubted_yes(yep, understander) and worth_hearing(yep, understander)
-    assert not doubted_yes(replace(yep, doubtful=False), understander)
-    assert not doubted_yes(replace(yep, alternatives=(Alternative("no", 0.2),)), understander)
+    assert doubted_intent(yep, understander) == "yes" and worth_hearing(yep, "yes")
+    assert doubted_intent(replace(yep, doubtful=False), understander) is None
+    assert doubted_intent(replace(yep, alternatives=(Alternative("no", 0.2),)), understander) == "no"
 
     game = Game(["You", "Cara", "Dan"], rules=profile("guide"), seed=7)
     said = ["Cara, is Mrs. Bung at home?", "Quit.", "Mummy, look!", "Yes."]

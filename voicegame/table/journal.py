@@ -30,6 +30,8 @@ from voicegame.table.narration import PROMPTS, prompt
 __all__ = ["Journal", "JournalError", "Resumed", "in_use", "latest_journal", "load_journal", "unfinished_games"]
 
 FORMAT = "voicegame/journal-1"
+# What a game carried on may change of how it is played, in a "settings" line after its moves.
+CHANGEABLE = frozenset({"children", "polite_reminder", "history"})
 
 
 class JournalError(ValueError):
@@ -111,8 +113,8 @@ class Journal:
         self._write({"undo": steps})
 
     def settings(self, values: dict[str, Any]) -> None:
-        """How the game is now played (its young children, the polite reminder, history), changed
-        when it was carried on: read over the header's the next time."""
+        """How the game is now played (``CHANGEABLE``: its young children, the polite reminder,
+        history), changed when it was carried on: read over the header's the next time."""
         self._write({"settings": values})
 
     def finish(self, winners: list[str]) -> None:
@@ -216,6 +218,8 @@ def load_journal(path: Path) -> Resumed:
             elif "undo" in entry:
                 game.undo(int(entry["undo"]))
             elif "settings" in entry and isinstance(entry["settings"], dict):
+                if not set(entry["settings"]) <= CHANGEABLE:  # the players and levels are set for good
+                    raise ValueError("a setting a game cannot change")
                 header.update(entry["settings"])
             elif "over" in entry:
                 finished = True

@@ -19,7 +19,6 @@ from voicegame.table.narration import Narrator, you_form
 from voicegame.table.output import Output
 from voicegame.table.setup import parse_number
 from voicegame.understanding import Understander, Understanding, normalize
-from voicegame.understanding.words import similarity
 
 __all__ = ["SpeechControls", "TextTable", "as_heard"]
 
@@ -35,6 +34,8 @@ class SpeechControls(Protocol):
 
 # What a "no" to the table's question says, by the question (a request's: "Say your request again").
 _DECLINED = {"undo": "not_undone", "quit": "play_on", "flip": "not_turned"}
+# How each kind of ``NameWarning`` is worded.
+_NAME_WARNINGS = {"player": "names_alike", "card": "name_like_card", "command": "name_like_command"}
 
 
 def as_heard(understander: Understander, said: str | Hearing, asker: str | None, hand: list[str] | None,
@@ -52,7 +53,7 @@ def as_heard(understander: Understander, said: str | Hearing, asker: str | None,
         return understander.understand(said, asker=asker, phase=phase)
     heard = understander.understand(said.texts(), asker=asker, hand=hand, phase=phase)
     # Words forced out of table talk, maybe: not a request, and no "yes" that would play one (the
-    # question is asked again: ``voice.doubted_yes``).
+    # question is asked again: ``VoiceIO._event``).
     if said.doubtful and heard.intent in ("ask", "ask_family", "yes"):
         return Understanding(text=heard.text, intent="none", reason=None)
     if heard.is_move and heard.target == asker:  # no one asks themselves: a name misheard, or table talk
@@ -302,7 +303,7 @@ class TextTable:
         self.say(self.p("intro", who=self._table_named(), deck=deck, rules=self._rules_named(g.rules),
                         seed=g.seed))
         if self.humans:
-            self.say([self.p("name_like_card" if w.card_word else "names_alike", **w._asdict())
+            self.say([self.p(_NAME_WARNINGS[w.kind], **w._asdict())
                       for w in self.understander.warnings()])
             self.say(self.p("help_hint_voice" if self.out.listening else "help_hint"))
         if g.actions:  # resumed: say where we are, not the whole story again
@@ -393,6 +394,8 @@ class TextTable:
             if heard.intent == "resume":
                 self.paused, self.said = False, []
                 self.say(self.p("resumed", player=player))
+            elif isinstance(said, str):  # typed, it was meant for the game: silence looked like a hang
+                self.say(self.p("paused"))
             return True  # a break: table talk is not for the game
         asked, self.said = self.said, []
         pending, self.pending = self.pending, None
@@ -409,7 +412,7 @@ class TextTable:
                 self._say_again([(seat, line) for seat, line in asked if line != not_an_answer])
                 return True
         if g.observation(player).phase == "flip":
-            flip = self._parse_flip(texts[0] if texts else "", heard)
+            flip = self._parse_flip(texts[0] if texts else "", heard, typed=isinstance(said, str))
             if isinstance(flip, Flip) and not sure and flip.slot not in g.observation(player).centre_slots:
                 self._offer_flip(player)  # "card eight" of four: other words forced into a number
                 return True
@@ -469,6 +472,8 @@ class TextTable:
         elif kind in ("verbose", "terse"):
             self.narrator.verbose = kind == "verbose"
             self.say(self.p("verbose_on" if kind == "verbose" else "verbose_off"))
+        elif self.game.observation(player).phase == "flip":  # no request now: "Try: Cara, is ...?" misled
+            self._offer_flip(player)
         elif heard.reason_key is not None:  # private: its example is one of the player's own requests
             self.tell(player, self.understander.explain(heard.reason_key, self._example(player)))
         else:
@@ -536,7 +541,10 @@ class TextTable:
             self.pending = _Pending("confirm", replace(heard, target=target), (target,), in_full=in_full)
             # A request offered in place of the one heard, which the hand rules out, tells what the hand
             # holds ("Mr. Bun" said, "Did you ask Ben for Mrs. Bun?"): only the asker hears that question.
-            self._ask_yes_no(player, "confirm_ask", private=heard.instead_of is not None, target=target,
+            # With the politeness penalty a "yes" to a request without please costs the turn: the
+            # question says so ("pleas" typed was asked about, and the "yes" lost the turn unwarned).
+            key = "confirm_ask_unpolite" if self.game.rules.politeness_penalty and not heard.polite else "confirm_ask"
+            self._ask_yes_no(player, key, private=heard.instead_of is not None, target=target,
                              what=self._what(heard, in_full))
             return True
         return self._act(player, Ask(target, card=heard.card, family=heard.family, polite=heard.polite))
@@ -558,8 +566,8 @@ class TextTable:
             request, g = pending.request, self.game
             if heard.intent in ("ask", "ask_family") and (heard.card, heard.family) != (request.card, request.family):
                 return None  # "Ben, is Mrs. Tape at home?": a new request, not the name for the old one
-            named, exact = self._named_player(line)
-            if named is not None:
+            named, exact = self.understander.name_answer(line)
+            if named is not None and (exact or heard.intent == "none"):  # "hand Ben" is not "hand"
                 first = pending.heard  # what the request was heard as (None: typed), to doubt its card
                 unsure = not exact or doubts_target(self.understander, said, named) or first is not None and (
                     doubts_card(self.understander, first, request, g.hand(player), g.phase)
@@ -611,18 +619,6 @@ class TextTable:
             return True
         return None
 
-    def _named_player(self, line: str) -> tuple[str | None, bool]:
-        """The one player an answer to "Who do you want to ask?" names, and whether by name exactly:
-        "Cara", "Cara, please", "ask Cara"; or one name near it ("Kara": then it is asked about)."""
-        words = normalize(line)
-        names = {p: normalize(p) for p in self.game.players}
-        said = [p for p, name in names.items()
-                if any(words[i:i + len(name)] == name for i in range(len(words) - len(name) + 1))]
-        if said:
-            return (said[0], True) if len(said) == 1 else (None, False)
-        near = [p for p, name in names.items() if len(name) == 1 and any(similarity(w, name[0]) >= 0.7 for w in words)]
-        return (near[0], False) if len(near) == 1 else (None, False)
-
     def _sound_alike(self, player: str, pending: _Pending) -> str | None:
         """A player whose name sounds like the one just refused, not named yet, who may be asked."""
         request = pending.request
@@ -649,14 +645,14 @@ class TextTable:
             return self.narrator.card(heard.card, "full" if in_full else "short")
         return self.narrator.family(heard.family)
 
-    def _parse_flip(self, line: str, heard: Understanding) -> Flip | Pass | None:
-        """The answer to a turn-over offer ("turn over card two, please", "2", "draai 2 om", "I pass",
-        "no"), or None. Players count the centre cards from 1."""
+    def _parse_flip(self, line: str, heard: Understanding, typed: bool) -> Flip | Pass | None:
+        """The answer to a turn-over offer ("turn over card two, please", "2", "the second one", "draai 2
+        om", "I pass", "no"), or None. Players count the centre cards from 1."""
         words = normalize(line)
         if heard.intent == "no" or heard.intent == "flip" and {"pass", "skip", "pas"} & set(words):
             return Pass()
         numbered = heard.intent == "flip" or len(words) == 1 or words[:1] in (("flip",), ("turn",), ("draai",))
-        number = parse_number(line, self.narrator.lang) if numbered else None
+        number = parse_number(line, self.narrator.lang, heard=not typed) if numbered else None
         return None if number is None else Flip(number - 1)
 
     def _offer_flip(self, player: str) -> None:
@@ -819,15 +815,20 @@ class TextTable:
         targets = obs.legal_targets()
         if not targets:
             return [self._commands()]
-        if g.phase == "families":  # the example: a family the player may ask for, not one they hold
-            family = next(r["family"] for r in obs.legal_requests() if "family" in r)
-            example = g.deck.family(family).cards[0].name(self.narrator.lang, "short")
-            return [self.p("help_families", target=targets[0], example=example), self._commands()]
+        lang, names = self.narrator.lang, self.narrator.names(targets, "or")
+        families = [r["family"] for r in obs.legal_requests() if "family" in r]
+        if g.phase == "families":  # every family they may ask for: the printed cards would show the names
+            example = g.deck.family(families[0]).cards[0].name(lang, "short")
+            surnames = self.narrator.names([g.deck.family(f).name(lang, "surname") for f in families], "or")
+            return [self.p("help_families", targets=names, families=surnames, target=targets[0], example=example),
+                    self._commands()]
         wanted = [self.narrator.card(r["card"], "short") for r in obs.legal_requests() if "card" in r]
         if not wanted:
             return [self._commands()]
         if len(wanted) > 5 and not self.narrator.verbose:  # "more detail" lists them all
             wanted = wanted[:5] + [self.p("others")]
         shown = self.narrator.names(wanted, "or")
-        return [self.p("help_cards", targets=self.narrator.names(targets, "or"), cards=shown, target=targets[0],
-                       card=wanted[0]), self._commands()]
+        lines = [self.p("help_cards", targets=names, cards=shown, target=targets[0], card=wanted[0])]
+        if families:  # asking by surname: the computer players did, and help never said how
+            lines.append(self.p("help_surname", target=targets[0], surname=g.deck.family(families[0]).name(lang, "surname")))
+        return lines + [self._commands()]

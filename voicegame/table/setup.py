@@ -153,6 +153,13 @@ _DUTCH_NUMBERS = {
     "nul": 0, "geen": 0, "een": 1, "één": 1, "twee": 2, "drie": 3, "vier": 4, "vijf": 5, "zes": 6,
     "zeven": 7, "acht": 8, "negen": 9, "tien": 10, "elf": 11, "twaalf": 12,
 }
+# "Turn over the second card": a centre card counted.
+_ORDINALS = {
+    "en": {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+           "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12},
+    "nl": {"eerste": 1, "tweede": 2, "derde": 3, "vierde": 4, "vijfde": 5, "zesde": 6, "zevende": 7, "achtste": 8,
+           "negende": 9, "tiende": 10, "elfde": 11, "twaalfde": 12},
+}
 # What a recognizer often writes for a number said alone; only used when no real number word is there.
 _SOUNDS_LIKE = {"to": 2, "too": 2, "for": 4, "fore": 4, "won": 1, "tree": 3, "free": 3, "ate": 8}
 
@@ -208,16 +215,20 @@ def names_grammar(lang: str = "en", names: Sequence[str] = ()) -> tuple[list[str
                    f"<name> = {' | '.join(dict.fromkeys(known))};\n")
 
 
-def parse_number(text: str, lang: str = "en") -> int | None:
-    """The number in an answer: digits or a number word ("three", and "drie" in Dutch)."""
+def parse_number(text: str, lang: str = "en", heard: bool = False) -> int | None:
+    """The number in an answer: digits or a number word ("three", and "drie" in Dutch); in words a
+    recognizer ``heard``, also a word it writes for one ("too"). Typed, "too" alone is a slip, not
+    card 2, and "-1" is no number of players."""
+    if re.search(r"-\s*\d", text):
+        return None
     words = normalize(text)
-    table = {**_NUMBER_WORDS, **(_DUTCH_NUMBERS if lang == "nl" else {})}
+    table = {**_NUMBER_WORDS, **(_DUTCH_NUMBERS if lang == "nl" else {}), **_ORDINALS.get(lang, {})}
     for word in words:
         if word in table:
             return table[word]
         if word.isdigit():
             return int(word)
-    for word in words:
+    for word in words if heard else ():
         if word in _SOUNDS_LIKE:
             return _SOUNDS_LIKE[word]
     return None

@@ -26,7 +26,7 @@ from voicegame.table.session import as_heard
 from voicegame.understanding import Understander, Understanding, load_grammar, speech_grammar
 from voicegame.understanding.grammar import ANSWERS, answer_jsgf
 
-__all__ = ["VoiceIO", "doubted_yes", "taken_at_table", "unused_commands", "worth_hearing"]
+__all__ = ["VoiceIO", "doubted_intent", "taken_at_table", "unused_commands", "worth_hearing"]
 
 MIN_RATE, MAX_RATE = RATE_RANGE
 RECORDING_WAIT = 0.02  # seconds between looks at the speaker while a recording waits for it
@@ -39,36 +39,32 @@ def unused_commands(rules: Rules) -> tuple[str, ...]:
     return () if rules.centre_cards else ("flip",)
 
 
-def worth_hearing(hearing: Hearing, understander: Understander | None) -> bool:
+def doubted_intent(hearing: Hearing, understander: Understander | None) -> str | None:
+    """What words the recognizer doubts would be taken for (``Understanding.intent``), worked out once
+    per hearing for the checks below; None when it is sure of them or there is no understander."""
+    if not hearing.doubtful or not hearing.text.strip() or understander is None:
+        return None
+    return understander.understand(hearing.texts()).intent
+
+
+def worth_hearing(hearing: Hearing, doubted: str | None) -> bool:
     """Whether the table should hear this at all: words, and, when the recognizer doubts them,
-    words that make a command (doubtful words are often table talk forced into a request), unless
-    they are stray (table talk forced into a command). Even while a question waits: table talk
-    forced into the yes-or-no grammar came out "yes" for 22 of 104 lines in quiet (15 of them
-    stray), and a "yes" plays a request, stops the game or undoes a move; answers said to the
-    game were stray for 0 of 10 in quiet and 2 of 10 at 10 dB white noise (they are said again)."""
+    words that make a command (``doubted``: what they would be taken for; doubtful words are often
+    table talk forced into a request), unless they are stray (table talk forced into a command).
+    Even while a question waits: table talk forced into the yes-or-no grammar came out "yes" for 22
+    of 104 lines in quiet (15 of them stray), and a "yes" plays a request, stops the game or undoes a
+    move; answers said to the game were stray for 0 of 10 in quiet and 2 of 10 at 10 dB white noise
+    (they are said again)."""
     if not hearing.text.strip() or hearing.stray:
         return False
-    if not hearing.doubtful:
-        return True
-    if understander is None:
-        return False
-    return understander.understand(hearing.texts()).intent not in ("none", "ask", "ask_family")
-
-
-def doubted_yes(hearing: Hearing, understander: Understander | None) -> bool:
-    """A "yes" whose words the recognizer doubts. It never answers a question (``as_heard``): while
-    "Did you ask Cara for Mrs. Bung?" waited, "Quit." came out "correct", "Mummy, look!" and "Sure."
-    "that is correct", all doubtful, and played the request; a child's "no", said again and again,
-    once came out "yep". With no question waiting it is let pass: there is nothing it could mean."""
-    return hearing.doubtful and understander is not None \
-        and understander.understand(hearing.texts()).intent == "yes"
+    return not hearing.doubtful or doubted not in (None, "none", "ask", "ask_family")
 
 
 def taken_at_table(understander: Understander, hearing: Hearing, asker: str | None, hand: list[str] | None,
                    phase: str) -> Understanding:
     """What the table makes of ``hearing`` with no question pending: nothing if the voice input
     lets it pass (``worth_hearing``), else ``as_heard``. For ``transcribe`` and the benchmark."""
-    if not worth_hearing(hearing, understander):
+    if not worth_hearing(hearing, doubted_intent(hearing, understander)):
         return Understanding(text=hearing.text, intent="none")
     return as_heard(understander, hearing, asker, hand, phase)
 
@@ -323,30 +319,35 @@ class VoiceIO(Output):
             self.recognizer.feed(event.pcm)
         elif event.kind == "end":
             hearing = self.recognizer.finish()
-            if not self._yes_waits() and doubted_yes(hearing, self._understander):
+            doubted = doubted_intent(hearing, self._understander)
+            # A doubted "yes" never answers a question (``as_heard``): while "Did you ask Cara for Mrs.
+            # Bung?" waited, "Quit." came out "correct", "Mummy, look!" and "Sure." "that is correct",
+            # all doubtful, and played the request; a child's "no", said again and again, once came out
+            # "yep". With no question waiting it is let pass: there is nothing it could mean.
+            if not self._yes_waits() and doubted == "yes":
                 self._passed = hearing.text
             # With push-to-talk every utterance was meant for the game: one it cannot use gets an
             # answer ("I didn't understand that") rather than silence.
-            elif self.push_to_talk or self._checked and hearing.text or worth_hearing(hearing, self._understander):
+            elif self.push_to_talk or self._checked and hearing.text or worth_hearing(hearing, doubted):
                 self._asked_again = False  # heard: words let pass after it may get the question asked again
                 # What the recognizer made of it, on the screen only (the table's answer says what it did).
                 self.print_line(f"(heard: {hearing.text})" if hearing.text else "(heard nothing)")
                 return hearing
-            elif self._still_asking(hearing):
+            elif self._still_asking(hearing, doubted):
                 self.print_line(f"(heard: {hearing.text})")
                 return hearing
             if hearing.text:
                 self._passed = hearing.text
         return None
 
-    def _still_asking(self, hearing: Hearing) -> bool:
+    def _still_asking(self, hearing: Hearing, doubted: str | None) -> bool:
         """While "Did you ask ...?" waits, words the recognizer doubts still reach the table when they
         say no (which plays nothing: a clear "no" was let pass as table talk, and the player waited in
         silence), and the first others once, so that the question is asked again rather than left
         waiting unheard (the table takes no "yes" or request from doubted words: ``as_heard``)."""
         if not hearing.text or not self._yes_waits() or self._understander is None:
             return False
-        if self._understander.understand(hearing.texts()).intent in ("no", "cancel"):
+        if doubted in ("no", "cancel"):
             return True
         first, self._asked_again = not self._asked_again, True
         return first

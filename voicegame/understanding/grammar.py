@@ -89,6 +89,8 @@ class Grammar:
     # Words said for a word of the card names ("juf" for "juffrouw"): the matcher reads the one for the
     # other, and a recognizer must be able to hear them.
     aliases: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # Words that turn a name said into one not meant: "not Ben", "never mind Ben".
+    negations: frozenset[str] = frozenset()
 
     def template_words(self, without: Collection[str] = ()) -> set[str]:
         """Every word of the templates, but those only the commands ``without`` use."""
@@ -136,6 +138,7 @@ def load_grammar(lang: str = "en") -> Grammar:
         others=tuple(dict.fromkeys(w for other in data.get("others", []) for w in normalize(other))),
         first_names=tuple(dict.fromkeys(w for name in data.get("first_names", []) for w in normalize(name))),
         aliases=_aliases(data.get("aliases", {}), path),
+        negations=frozenset(w for word in data.get("negations", []) for w in normalize(word)),
     )
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from voicegame.decks import Deck
-from voicegame.understanding.grammar import Grammar, Phrases, load_grammar
+from voicegame.understanding.grammar import Grammar, Phrases, expand, load_grammar
 from voicegame.understanding.grammar import importance as word_importance
 from voicegame.understanding.words import FUNCTION_WORDS, SoundTable, letters_rhyme, normalize, similarity
 
@@ -55,12 +55,13 @@ _REASONS = {
 
 
 class NameWarning(NamedTuple):
-    """A player's name the recognizer may mistake: for another player's (``like``, a name) or for a
-    card word (``like``, that word), and a nickname that would not be."""
+    """A player's name the recognizer may mistake (``kind``): for another player's ("player", ``like``
+    that name), for a card word ("card", ``like`` that word) or for a command ("command": a player
+    called Help), and a nickname that would not be."""
     name: str
     like: str
     nickname: str
-    card_word: bool
+    kind: str
 
 
 @dataclass
@@ -210,6 +211,10 @@ class Understander:
         self._family_variants_phase2 = self._family_variants + [
             (family, v, tuple(importance(w) for w in v), v) for family, v in self.phrases.heads]
         self._player_variants = [(p, v, tuple(1.0 for _ in v), v) for p, v in self.phrases.players.items()]
+        self._name_answers = {p: {tuple(w for w in seq if w not in self.grammar.fillers)
+                                  for t in self.grammar.source.get("name_answers", ["{player}"])
+                                  for seq in expand(t.replace("{player}", " ".join(name)))}
+                              for p, name in self.phrases.players.items()}
         self._player_variants += [(_NOT_PLAYING, (w,), (1.0,), (w,)) for w in self.phrases.others]
         self._words = self.phrases.words()
         # The words that name someone or a card ("bun", "painter", "ben"; not "the" or "family").
@@ -308,6 +313,7 @@ class Understander:
         names = list(self.phrases.players.items())
         card_words = {w for vs in self.phrases.cards.values() for v in vs for w in v} - FUNCTION_WORDS
         taken = {p.casefold() for p in self.players}
+        command_words = {seq for seqs in self.grammar.commands.values() for seq in seqs}
         # More than a table of 12 can use up, one per player however many warnings name them.
         spare = (n for n in ("Tiger", "Rocket", "Sunny", "Pixie", "Ziggy", "Comet", "Maple", "Jazz", "Pepper",
                              "Biscuit", "Buttons", "Poppy", "Whizz", "Sparky", "Noodle", "Pebble", "Toffee",
@@ -323,11 +329,32 @@ class Understander:
         for i, (a, wa) in enumerate(names):
             for b, wb in names[i + 1:]:
                 if b in self.sound_alikes[a]:
-                    out.append(NameWarning(b, a, nickname(b), card_word=False))
+                    out.append(NameWarning(b, a, nickname(b), "player"))
             clash = [w for w in wa if any(similarity(w, c) >= 0.75 for c in card_words)]
             if clash:
-                out.append(NameWarning(a, clash[0], nickname(a), card_word=True))
+                out.append(NameWarning(a, clash[0], nickname(a), "card"))
+            elif wa in command_words:  # "help" on its own would ask Help for the card
+                out.append(NameWarning(a, " ".join(wa), nickname(a), "command"))
         return out
+
+    def name_answer(self, text: str) -> tuple[str | None, bool]:
+        """The one player an answer to "Who do you want to ask?" names, and whether in so many words:
+        "Cara", "ask Cara", "Cara, please" (the grammar's ``name_answers``). With other words round
+        it ("hand Ben", "what did Ben ask?") the answer is to be asked about; with a "not" ("not Ben",
+        "never mind Ben") it names no one. A word near a one-word name ("Kara") is never exact."""
+        words = normalize(text)
+        if set(words) & self.grammar.negations:
+            return None, False
+        said = [p for p, name in self.phrases.players.items()
+                if any(words[i:i + len(name)] == name for i in range(len(words) - len(name) + 1))]
+        if len(said) == 1:
+            bare = tuple(w for w in words if w not in self.grammar.fillers)
+            return said[0], bare in self._name_answers[said[0]]
+        if said:
+            return None, False
+        near = [p for p, name in self.phrases.players.items()
+                if len(name) == 1 and any(similarity(w, name[0]) >= 0.7 for w in words)]
+        return (near[0], False) if len(near) == 1 else (None, False)
 
     # ------------------------------------------------------------ scoring
 

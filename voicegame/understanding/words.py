@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 
 import jellyfish
 from rapidfuzz import process
@@ -34,6 +35,9 @@ FUNCTION_WORDS = frozenset({"the", "of", "a", "an", "de", "van", "het", "family"
 
 @functools.lru_cache(maxsize=4096)
 def normalize(text: str) -> tuple[str, ...]:
+    # Accents and full-width letters (braille displays and input methods type them) fold away:
+    # "Bén" is Ben, "Ｂｅｎ" too, as "Café" and "Cafe" are one name.
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     text = text.casefold().replace("’", "'").replace("'s", "s").replace("'", "")
     words: list[str] = []
     for raw in re.findall(r"[^\W_]+", text):
