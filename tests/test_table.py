@@ -986,8 +986,10 @@ def test_words_that_are_no_answer_leave_the_question_waiting_and_ask_it_again():
     assert question.startswith("Did you ask ")
     table.handle("Alice", "bla bla")
     assert out.lines()[-2:] == ["I didn't catch your answer.", question] and game.actions == []
-    table.handle("Alice", "bla bla bla")  # said once again, not once more for every time before
-    assert out.lines()[-3:] == [question, "I didn't catch your answer.", question]
+    table.handle("Alice", "bla bla bla")  # again: short (table talk had the question said 13 times in a row)
+    assert out.lines()[-3:] == [question, "I didn't catch your answer.", "Say yes or no."]
+    table.handle("Alice", "repeat")
+    assert out.lines()[-1] == question
     table.handle("Alice", "yes")
     assert game.actions == [Ask(miss.target, card=miss.card, polite=True)]
 

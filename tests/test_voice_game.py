@@ -894,6 +894,13 @@ def test_words_let_pass_while_a_question_waits_get_it_asked_again_once():
         voice.recognizer.queue.append(hearing)
         heard.append(voice._event(SimpleNamespace(kind="end")))
     assert [h.text if h else None for h in heard] == ["that is correct", None, "no", None, "yes", "that is correct"]
+    # "Who do you want to ask?": a clear "Cara" doubted was let pass, and the player waited in silence.
+    voice.expect(None)
+    voice.recognizer.queue.append(Hearing((Alternative("is mister bun at home", 0.9),)))
+    assert voice._event(SimpleNamespace(kind="end")).text == "is mister bun at home"
+    voice.expect("name")
+    voice.recognizer.queue.append(Hearing((Alternative("ben", 0.3),), sure=False, doubtful=True))
+    assert voice._event(SimpleNamespace(kind="end")).text == "ben"
 
 
 def test_slower_with_no_loudspeaker_says_there_is_no_speech():

@@ -137,6 +137,7 @@ class _Pending:
     card_offered: bool = False  # for ``confirm``: the card that sounds like the one heard was offered (once)
     heard: Hearing | None = None  # for ``who``: what the request was heard as (None: typed), to doubt its card
     action: Flip | Pass | None = None  # for ``flip``
+    missed: int = 0  # words since that were no answer ("I didn't catch your answer.")
 
 
 class TextTable:
@@ -322,9 +323,11 @@ class TextTable:
                 continue
             if g.observation(player).phase == "flip" and self._flip_offered != len(g.actions):
                 self._offer_flip(player)
-            # Not while paused, nor while a question waits (its own words are the ones to say again).
-            waiting = self.paused or self.pending is not None
-            reminder = None if waiting else self._lines(self.p("still_your_turn", player=player))[0]
+            # Not while paused; while a question waits, the question (said to all) again.
+            if self.pending is not None:
+                reminder = next((line for seat, line in reversed(self.said) if seat is None), None)
+            else:
+                reminder = None if self.paused else self._lines(self.p("still_your_turn", player=player))[0]
             self.out.listen_to(player, reminder)
             said = self.read_line()
             if said is None:  # and whether the game can be carried on, as quit says
@@ -376,6 +379,10 @@ class TextTable:
         texts, sure = ([said], True) if isinstance(said, str) else (said.texts(), said.sure)
         g = self.game
         heard = as_heard(self.understander, said, player, g.hand(player), g.phase)
+        if heard.intent == "heard" and self.pending is not None and isinstance(said, Hearing) and said.doubtful:
+            # Table talk forced into an answer's words ("Ha ha, brilliant!" as "what did you hear"):
+            # "I heard nothing else" was no reply to it.
+            heard = replace(heard, intent="none")
         if heard.intent == "repeat":
             self._repeat()
             return True
@@ -406,10 +413,16 @@ class TextTable:
                     self._flip_offered = -1  # the question is settled: a turn-over still open is offered again
                 return answered
             if heard.intent == "none":  # neither an answer nor anything else: the question still waits
-                self.pending = pending
+                self.pending = replace(pending, missed=pending.missed + 1)
                 self.say(self.p("not_an_answer"))
-                not_an_answer = self.said[-1][1]  # then the question, with this line once however often it came
-                self._say_again([(seat, line) for seat, line in asked if line != not_an_answer])
+                # The question, without these lines however often they came.
+                question = [(seat, line) for seat, line in asked if line not in (self.said[-1][1], self.p("yes_no_hint"))]
+                if pending.missed and pending.kind != "who":
+                    # Again: short. Table talk while a question waited had it said 13 times in a row.
+                    self.say(self.p("yes_no_hint"))
+                    self.said = question  # for "repeat"
+                else:
+                    self._say_again(question)
                 return True
         if g.observation(player).phase == "flip":
             flip = self._parse_flip(texts[0] if texts else "", heard, typed=isinstance(said, str))
