@@ -863,10 +863,10 @@ def test_a_yes_with_nothing_to_answer_gets_one_short_sentence():
 
 
 def test_a_dutch_request_to_someone_not_playing_asks_who_it_was_for():
-    """"Ben, ..." at a Dutch table without a Ben was taken for Dan ("Vroeg je Dan om ...?")."""
+    """"Ben, ..." at a Dutch table without a Ben was taken for Dan ("Bedoel je: Dan, ...?")."""
     proc = run_cli("play", "--lang", "nl", "--players", "Anna", "--bots", "2", "--seed", "3", "--no-save",
                    stdin="Ben, mag ik Mevrouw Brood hebben, alsjeblieft?\nstop\nja\n")
-    assert "Wie wil je om Mevrouw Brood vragen? Zeg een naam: Cara of Dan." in proc.stdout.splitlines(), proc.stdout
+    assert "Wie wil je om Mevrouw Brood vragen? Zeg een naam: Cara of Eve." in proc.stdout.splitlines(), proc.stdout
 
 
 def test_a_move_taken_back_stays_taken_back_when_the_game_is_carried_on(tmp_path, monkeypatch):

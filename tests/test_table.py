@@ -1191,18 +1191,18 @@ def test_a_game_that_can_no_longer_be_saved_says_so_once_and_plays_on(tmp_path, 
 
 
 def test_with_the_politeness_penalty_a_request_asked_about_says_it_has_no_please():
-    """ "Cara, is Mrs. Bones at home, pleas?" is asked about; a "yes" to a request without please loses
-    the turn under the penalty, so the question says that it has none."""
+    """A request asked about ("pleas" typed was) loses the turn under the penalty when it has no please
+    and the answer is "yes": the question says that it has none. ("pleas" now counts as please.)"""
     game = Game(["Alice", "Ben", "Cara"], rules=profile("guide").with_overrides(politeness_penalty=True), seed=1)
     while game.current_player != "Alice":
         game = Game(["Alice", "Ben", "Cara"], rules=game.rules, seed=game.seed + 1)
     miss = _miss_for(game, "Alice")
     card = game.deck.card(miss.card).name("en", "short")
     table, out = _run_lines(game, [])
-    table.handle("Alice", f"{miss.target}, is {card} at home, pleas?")
+    table.handle("Alice", f"{miss.target}, is {card} at hoem?")
     assert out.lines()[-1] == f"Did you ask {miss.target} for {card}, without please? Say yes or no."
     table.handle("Alice", "no")
-    table.handle("Alice", f"{miss.target}, is {card} at hoem, please?")
+    table.handle("Alice", f"{miss.target}, is {card} at hoem, pleas?")
     assert out.lines()[-1] == f"Did you ask {miss.target} for {card}? Say yes or no."
 
 

@@ -371,6 +371,42 @@ def test_dutch_childrens_words_juf_and_meester_are_juffrouw_and_meneer(text, car
     assert "juf" not in vocabulary(load_grammar("en"), Phrases(load_deck("jaques"), tuple(PLAYERS), "en"))
 
 
+@pytest.mark.parametrize("text,card", [("Mag ik van Cara Meneer Brood?", "bun:mr"),
+                                       ("Cara, mag ik van jou Meneer Brood hebben?", "bun:mr"),
+                                       ("Cara, heb jij Mevrouw Brood?", "bun:mrs"),
+                                       ("Cara, ik wil graag Meneer Brood hebben", "bun:mr"),
+                                       ("Cara, geef mij Juffrouw Brood", "bun:miss"),
+                                       ("Ik vraag aan Cara Mevrouw Brood", "bun:mrs"),
+                                       ("Cara, heb je toevallig moeder Brood?", "bun:mrs")])
+def test_dutch_requests_as_a_kwartet_table_says_them(text, card):
+    """ "Mag ik van jou ...?" is the Kwartet question; none of these was understood, or each was asked about."""
+    dutch = Understander(load_deck("jaques"), PLAYERS, lang="nl")
+    understood = dutch.understand(text, asker="Alice")
+    assert (understood.intent, understood.target, understood.card, understood.confirm) == ("ask", "Cara", card, False)
+
+
+@pytest.mark.parametrize("text,lang", [("Cara, heb je Meneer Brood aub?", "nl"), ("Cara, heb je Meneer Brood a.u.b.?", "nl"),
+                                       ("Cara, heb je Meneer Brood alsjeblief?", "nl"),
+                                       ("Cara, is Mr. Bun at home pls", "en")])
+def test_please_as_it_is_typed_counts(text, lang):
+    assert Understander(load_deck("jaques"), PLAYERS, lang=lang).understand(text, asker="Alice").polite
+
+
+def test_a_remark_about_what_someone_holds_is_no_request_played_at_once():
+    """ "Eva heeft Jonge Meneer Botten" ("Eva has ...") was "heeft u ..." to Eva, played at once."""
+    dutch = Understander(load_deck("jaques"), PLAYERS, lang="nl")
+    understood = dutch.understand("Cara heeft Jonge Meneer Botten", asker="Alice")
+    assert understood.intent == "none" or understood.confirm
+
+
+def test_a_command_word_that_names_a_family_is_asked_about():
+    """Dutch "stop" ends the game and is the brewer's family (Stop, plural Stoppen): it asks first,
+    "afsluiten" does not."""
+    dutch = Understander(load_deck("jaques"), PLAYERS, lang="nl")
+    assert [(u.intent, u.confirm) for u in map(dutch.understand, ["stop", "stoppen", "afsluiten"])] == [
+        ("quit", True), ("quit", True), ("quit", False)]
+
+
 def test_an_alias_is_no_alias_for_a_player_of_that_name():
     dutch = Understander(load_deck("jaques"), ["Alice", "Juf"], lang="nl")
     understood = dutch.understand("Juf, is Mevrouw Brood thuis?", asker="Alice")

@@ -51,6 +51,8 @@ if TYPE_CHECKING:
 # player or a card word.
 BOT_NAMES = ("Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivy", "Jon", "Kit", "Lou", "Max", "Nell", "Otto", "Rex",
              "Uma", "Vera", "Bea", "Ned")
+# Names that are everyday words of a language: Dutch "dan" is "then" ("Dan heb je Meneer Brood?" asked Dan).
+NOT_BOT_NAMES = {"nl": {"Dan"}}
 
 
 def _out(line: str) -> None:
@@ -98,6 +100,8 @@ def _bot_names(humans: list[str], count: int, deck: Deck, lang: str) -> list[str
     for name in BOT_NAMES:
         if len(chosen) == count:
             break
+        if name in NOT_BOT_NAMES.get(lang, ()):
+            continue
         others = humans + chosen
         if any(similarity(normalize(name)[0], w) >= 0.6 for p in others for w in normalize(p)):
             continue

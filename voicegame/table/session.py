@@ -396,7 +396,7 @@ class TextTable:
             self.said = waiting  # the question, for "repeat" and for another "what did you hear?"
             return True
         if self.paused:  # what was said stays for "repeat": "Paused. Say continue when you are ready."
-            if heard.intent == "quit" and sure:
+            if heard.intent == "quit" and sure and not heard.confirm:
                 return False
             if heard.intent == "resume":
                 self.paused, self.said = False, []
@@ -444,7 +444,7 @@ class TextTable:
         """``just_played``: the player's last words made a move (so a "no" now takes it back, if they wish)."""
         kind, sure = heard.intent, isinstance(said, str) or said.sure
         if kind == "quit":
-            if sure:
+            if sure and not heard.confirm:
                 return False
             self.pending = _Pending("quit")
             self._ask_yes_no(player, "confirm_quit")

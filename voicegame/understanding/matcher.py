@@ -31,8 +31,9 @@ _INF = 99.0
 # Template words whose absence changes the meaning ("I have X" is not "May I have X").
 _KEY_TEMPLATE_WORDS = frozenset({"may", "can", "could", "do", "did", "ask", "give", "pass", "got", "mag", "heb",
                                  "hebt", "heeft", "vraag"})
+# Not "u": "Eva heeft Meneer Brood" (a remark) was "heeft u Meneer Brood" to Eva, played at once.
 _LIGHT_TEMPLATE_WORDS = frozenset({"is", "at", "home", "the", "a", "you", "i", "any", "me", "for", "thuis", "je",
-                                   "u", "ik", "om", "hebben", "please"})
+                                   "ik", "om", "hebben", "please"})
 # Words that turn a sentence into a statement or a question about something else.
 _STATEMENT_WORDS = frozenset({"has", "had", "have", "think", "know", "want", "wants", "need", "not", "no", "never",
                               "who", "where", "what", "why", "when", "which", "my", "mine", "his", "her", "their",
@@ -513,8 +514,10 @@ class Understander:
         confidence = round(max(0.0, 1.0 - best.cost / 2) * min(1.0, 0.5 + margin), 3)
         if best.intent not in _MOVES:
             if best.cost <= COMMAND_COST and margin >= 0.2:
+                # "Stop" ends a Dutch game and names the brewer's family: a child asking for it is asked first.
+                named = best.intent == "quit" and bool(set(normalize(text)) & self.name_words)
                 return Understanding(text=text, intent=best.intent, family=best.family, confidence=confidence,
-                                     polite=polite)
+                                     polite=polite, confirm=named)
             return self._not_understood(text, polite, ranked, asker, phase)
         member = self.deck.card(best.card).member if best.card else None
         result = Understanding(text=text, intent=best.intent, target=best.target, card=best.card,

@@ -26,6 +26,10 @@ _ALIASES = {
     # Letters said as words (the letters deck): "bee two" is B2.
     "ay": "a", "bee": "b", "cee": "c", "see": "c", "sea": "c", "dee": "d", "ee": "e", "ef": "f", "eff": "f",
     "gee": "g", "aitch": "h", "haitch": "h", "jay": "j", "kay": "k",
+    # Please as it is typed: "pls", "aub" (a.u.b.), and as children spell it.
+    "pls": "please", "plz": "please", "pleas": "please", "aub": "alstublieft", "ajb": "alsjeblieft",
+    "asjeblieft": "alsjeblieft", "alsjeblief": "alsjeblieft", "alstjeblieft": "alsjeblieft",
+    "astublieft": "alstublieft", "alstublief": "alstublieft",
 }
 # How a canonical word is said, for the recognizer's word list.
 SPOKEN = {"mr": "mister", "mrs": "missus"}
@@ -39,6 +43,7 @@ def normalize(text: str) -> tuple[str, ...]:
     # "Bén" is Ben, "Ｂｅｎ" too, as "Café" and "Cafe" are one name.
     text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     text = text.casefold().replace("’", "'").replace("'s", "s").replace("'", "")
+    text = re.sub(r"\ba\.\s?([uj])\.\s?b\b\.?", r"a\1b", text)  # "a.u.b." is one word, "aub"
     words: list[str] = []
     for raw in re.findall(r"[^\W_]+", text):
         for part in re.findall(r"\d+|[^\W\d_]+", raw):  # "a1" -> "a", "1"
