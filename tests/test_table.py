@@ -9,7 +9,7 @@ import pytest
 
 from voicegame.bots import make_bot
 from voicegame.decks import load_deck
-from voicegame.engine import Ask, Game, profile
+from voicegame.engine import Ask, Game, IllegalAction, profile
 from voicegame.speech.base import Alternative, Hearing
 from voicegame.table.output import Lines, Output
 from voicegame.table.session import TextTable
@@ -1050,12 +1050,24 @@ def test_one_card_is_one_card():
                    named="") == "Ben 1 card, 0 families"
 
 
+def test_dutch_refusals_say_why_as_the_english_ones_do():
+    """Every "wrong phase" refusal was "Dat kan nu niet.": a child was not told what to do instead."""
+    game = Game(["Anna", "Ben"], rules=profile("dutch"), seed=3)
+    table, out = _run_lines(game, [], lang="nl")
+    player = game.current_player
+    target = next(p for p in game.players if p != player)
+    family = next(r["family"] for r in [{"family": game.deck.card(c).family} for c in game.hand(player)])
+    table.handle(player, f"{target}, heb je de familie {game.deck.family(family).name('nl', 'surname')}?")
+    table.handle(player, "ja")
+    assert out.private_lines[player][-1] == "Vraag om één kaart, bij naam, zoals Meneer Botten." and game.actions == []
+
+
 def test_a_refused_turn_over_is_explained_in_dutch_with_its_number():
     from voicegame.engine import Flip
     from voicegame.table.narration import Narrator
 
-    said = Narrator(load_deck("jaques"), lang="nl").refusal("bad_action", "There is no face-down centre card number 5.",
-                                                            Flip(4))
+    said = Narrator(load_deck("jaques"), lang="nl").refusal(
+        IllegalAction("bad_action", "There is no face-down centre card number 5."), Flip(4))
     assert said == "Middenkaart 5 kun je niet omdraaien. Kies een ander nummer, of zeg pas."
 
 

@@ -21,12 +21,15 @@ ERROR_CODES = (
 
 
 class IllegalAction(ValueError):
-    """A refused action. ``code`` is stable (one of ERROR_CODES); ``message`` is a sentence to say aloud."""
+    """A refused action. ``code`` is stable (one of ERROR_CODES); ``message`` is a sentence to say aloud
+    (English); ``reason``, where one code covers several sentences ("wrong_phase"), tells which, so
+    that another language can say it too."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, reason: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason = reason
 
     def to_json(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}

@@ -398,7 +398,7 @@ class Game:
     def undo(self, steps: int = 1) -> list[Action]:
         """Take back the last ``steps`` actions, restoring the exact earlier state (by replaying the rest)."""
         if not 1 <= steps <= len(self.actions):
-            raise IllegalAction("wrong_phase", "There is nothing to undo.")
+            raise IllegalAction("wrong_phase", "There is nothing to undo.", "nothing_to_undo")
         undone = self.actions[-steps:]
         self._replay(self.actions[:-steps])
         return undone
@@ -417,7 +417,7 @@ class Game:
             _, target, card = vetted
         else:
             if asker is None:  # (the game is over)
-                raise IllegalAction("wrong_phase", "The game is over. Start a new game to play again.")
+                raise IllegalAction("wrong_phase", "The game is over. Start a new game to play again.", "game_over")
             if action.by is not None:
                 by = self._seat_of(action.by)
                 if by != asker:
@@ -426,15 +426,15 @@ class Game:
                     )
             if self.pending_flip:
                 raise IllegalAction(
-                    "wrong_phase", f"{self.players[asker]}, turn over a centre card or pass before asking again."
-                )
+                    "wrong_phase", f"{self.players[asker]}, turn over a centre card or pass before asking again.",
+                    "flip_first")
             target = self._seat.get(action.target)
             if target is None:
                 target = self._seat_of(action.target)
             if target == asker:
                 raise IllegalAction("self", "You cannot ask yourself. Ask another player.")
             if target not in self.round_players:
-                raise IllegalAction("target_empty", f"{self.players[target]} is not playing this round.")
+                raise IllegalAction("target_empty", f"{self.players[target]} is not playing this round.", "not_in_round")
             if self.phase == "families":
                 if action.family is None:
                     self._refuse_card_in_families_phase(asker, action.card)
@@ -442,7 +442,8 @@ class Game:
                 return
             if action.card is None:
                 if not self._surname:
-                    raise IllegalAction("wrong_phase", "Ask for one card by name, such as Mrs. Bun.")
+                    raise IllegalAction("wrong_phase", "Ask for one card by name, such as"
+                                        f" {self.deck.cards[0].name(form='short')}.", "one_card")
                 self._ask_surname(asker, target, action)
                 return
             card = self._card_index.get(action.card)
@@ -498,8 +499,8 @@ class Game:
                 f" such as: is {example.name(form='short')} and family at home?")
         if owned:
             family = self.deck.families[card // self._m].name(form="surname")
-            raise IllegalAction("own_card", f"You already hold the {family} family. {hint}")
-        raise IllegalAction("wrong_phase", hint)
+            raise IllegalAction("own_card", f"You already hold the {family} family. {hint}", "own_family")
+        raise IllegalAction("wrong_phase", hint, "whole_family")
 
     def _check_target_and_family(self, asker: int, target: int, f: int) -> None:
         if not self.hands[target]:
@@ -540,7 +541,8 @@ class Game:
         if f is None:
             raise IllegalAction("unknown_card", f"There is no family {action.family} in the {self.deck.name} deck.")
         if not self.families[target]:
-            raise IllegalAction("target_empty", f"{self.players[target]} has no families left. Ask someone else.")
+            raise IllegalAction("target_empty", f"{self.players[target]} has no families left. Ask someone else.",
+                                "no_families")
         surname = self.deck.families[f].name(form="surname")
         if f in self.families[asker] and not self._bluff:
             raise IllegalAction("own_card", f"You already hold the {surname} family.")
@@ -628,7 +630,8 @@ class Game:
 
     def _flip(self, slot: int) -> None:
         if self.over or not self.pending_flip:
-            raise IllegalAction("wrong_phase", "You can turn over a centre card only after a failed request.")
+            raise IllegalAction("wrong_phase", "You can turn over a centre card only after a failed request.",
+                                "flip_after_miss")
         # Slots count from 0; players count centre cards from 1, and the refusal says their number.
         if not 0 <= slot < len(self.centre) or self.centre[slot] < 0:
             raise IllegalAction("bad_action", f"There is no face-down centre card number {slot + 1}.")
@@ -661,7 +664,7 @@ class Game:
 
     def _decline_flip(self) -> None:
         if self.over or not self.pending_flip:
-            raise IllegalAction("wrong_phase", "There is nothing to pass on now.")
+            raise IllegalAction("wrong_phase", "There is nothing to pass on now.", "nothing_to_pass")
         self.pending_flip = False
         asked, self._flip_after = self._flip_after, None
         if asked is None:

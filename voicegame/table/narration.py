@@ -12,7 +12,7 @@ from typing import Any
 
 from voicegame import names_list
 from voicegame.decks import Deck
-from voicegame.engine.actions import Action, Ask, Flip
+from voicegame.engine.actions import Action, Ask, Flip, IllegalAction
 
 __all__ = ["PHRASES", "PROMPTS", "Narrator", "prompt", "you_form"]
 
@@ -374,6 +374,19 @@ REFUSALS_NL: dict[str, str] = {
     "wrong_phase": "Dat kan nu niet.",
     "bad_action": "Dat kan niet.",
 }
+# Where one code covers several of the engine's sentences (``IllegalAction.reason``).
+REASONS_NL: dict[str, str] = {
+    "nothing_to_undo": "Er is niets om terug te nemen.",
+    "game_over": "Het spel is uit. Begin een nieuw spel om nog eens te spelen.",
+    "flip_first": "Draai eerst een middenkaart om, of zeg pas, voor je weer vraagt.",
+    "not_in_round": "{player} speelt deze ronde niet mee.",
+    "one_card": "Vraag om één kaart, bij naam, zoals {first}.",
+    "whole_family": "Alle families zijn compleet: vraag nu om een hele familie, zoals: is {card} en familie thuis?",
+    "own_family": "{family} heb je zelf al. Vraag om een familie die je niet hebt.",
+    "no_families": "{player} heeft geen families meer. Vraag iemand anders.",
+    "flip_after_miss": "Een middenkaart draai je alleen om na een vraag die mislukte.",
+    "nothing_to_pass": "Er is nu niets om te passen.",
+}
 _FLIP_REFUSAL_NL = "Middenkaart {number} kun je niet omdraaien. Kies een ander nummer, of zeg pas."
 # What a Dutch refusal says when the request does not name the player, card or family.
 _REFUSAL_UNNAMED_NL = {"player": "die speler", "card": "die kaart", "family": "die familie"}
@@ -428,14 +441,15 @@ class Narrator:
         """One of the table's own sentences (PROMPTS), in the game's language."""
         return prompt(self.lang, key, **fields)
 
-    def refusal(self, code: str, message: str, action: Action | None = None) -> str:
+    def refusal(self, refused: IllegalAction, action: Action | None = None) -> str:
         """The engine's reason for refusing ``action``, in the game's language (the engine's own
         ``message`` is English), naming the player, card or family asked about."""
+        code = refused.code
         if self.lang != "nl" or code not in REFUSALS_NL:
-            return message
+            return refused.message
         if isinstance(action, Flip) and code == "bad_action":  # no such card face down, or one seen before
             return _FLIP_REFUSAL_NL.format(number=action.slot + 1)
-        names = dict(_REFUSAL_UNNAMED_NL)
+        names = dict(_REFUSAL_UNNAMED_NL, first=self.card(self.deck.cards[0].id, "short"))
         if isinstance(action, Ask):
             names["player"] = action.target
             if action.card is not None and self.deck.has_card(action.card):
@@ -443,7 +457,7 @@ class Narrator:
                 names["family"] = self.family(self.deck.card(action.card).family)
             elif action.family is not None and self.deck.has_family(action.family):
                 names["card"] = names["family"] = self.family(action.family)
-        line = REFUSALS_NL[code].format(**names)
+        line = REASONS_NL.get(refused.reason or "", REFUSALS_NL[code]).format(**names)
         return line[0].upper() + line[1:]
 
     @staticmethod

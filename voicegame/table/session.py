@@ -664,7 +664,8 @@ class TextTable:
         words = normalize(line)
         if heard.intent == "no" or heard.intent == "flip" and {"pass", "skip", "pas"} & set(words):
             return Pass()
-        numbered = heard.intent == "flip" or len(words) == 1 or words[:1] in (("flip",), ("turn",), ("draai",))
+        numbered = heard.intent == "flip" or len(words) == 1 or words[:1] in (("flip",), ("turn",), ("draai",)) \
+            or bool({"card", "number", "kaart", "nummer"} & set(words))  # "kaart 3"
         number = parse_number(line, self.narrator.lang, heard=not typed) if numbered else None
         return None if number is None else Flip(number - 1)
 
@@ -681,7 +682,7 @@ class TextTable:
             events = g.apply(action)
         except IllegalAction as exc:
             # Private: a refusal may say what the player holds ("You already hold Mrs. Bun").
-            self.tell(player, self.narrator.refusal(exc.code, exc.message, action))
+            self.tell(player, self.narrator.refusal(exc, action))
             return True
         self._record(action)
         self.human_marks.append(mark)
