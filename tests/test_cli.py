@@ -180,7 +180,7 @@ def test_dutch_game_narrates_in_dutch():
                    "--rules", "dutch", stdin="quit\n")
     assert proc.returncode == 0, proc.stderr
     assert "Ronde 1." in proc.stdout and "deelt." in proc.stdout
-    assert (". Kaarten: Jaques. Regels: dutch; een wedstrijd: er worden rondes gespeeld tot iemand in totaal 10"
+    assert (". Kaarten: Jaques. Regels: nederlands; een wedstrijd: er worden rondes gespeeld tot iemand in totaal 10"
             " families heeft. Seed 3.") in proc.stdout.splitlines()[0]
 
 

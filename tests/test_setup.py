@@ -301,7 +301,7 @@ def test_a_bigger_table_from_the_config_file_is_kept_when_nothing_is_changed():
 
 # A Dutch game is set up in Dutch: the same conversation, every sentence from SENTENCES["nl"].
 DUTCH = Settings(lang="nl", players=("Jan",))
-OFFER_NL = ("Nieuw spel: Jan tegen 2 computerspelers op niveau memory, de Jaques-kaarten, regels guide."
+OFFER_NL = ("Nieuw spel: Jan tegen 2 computerspelers op niveau geheugen, de Jaques-kaarten, regels modern."
             " Zeg ja of druk op Enter om te beginnen, of zeg wijzig.")
 
 
@@ -326,13 +326,13 @@ def test_in_dutch_wijzig_walks_through_the_questions_in_dutch():
         3, "expert", None, "dutch", ("Jan", "Piet"))
     assert talk.questions[1:] == [
         "Hoeveel computerspelers, van 1 tot 5? Nu 2. Druk op Enter om het zo te houden.",
-        "Welk niveau voor de computerspelers: random, child, memory of expert? Nu memory."
+        "Welk niveau voor de computerspelers: willekeurig, kind, geheugen of expert? Nu geheugen."
         " Druk op Enter om het zo te houden.",
-        "Welke regels: guide, classic of dutch? Nu guide. Druk op Enter om het zo te houden.",
+        "Welke regels: modern, klassiek of nederlands? Nu modern. Druk op Enter om het zo te houden.",
         "Wie spelen hier mee? Typ de namen met komma's ertussen. Nu Jan. Druk op Enter om ze zo te houden.",
         "Is een van hen een jong kind? Dan luister ik bij die beurten naar een kinderstem. Typ de namen, of geen."
         " Nu niemand. Druk op Enter om het zo te houden.",
-        "Klaar: Jan en Piet tegen 3 computerspelers op niveau expert, de Jaques-kaarten, regels dutch."
+        "Klaar: Jan en Piet tegen 3 computerspelers op niveau expert, de Jaques-kaarten, regels nederlands."
         " Zeg ja of druk op Enter om te beginnen, of zeg wijzig.",
     ]
 
@@ -345,7 +345,7 @@ def test_other_dutch_words_for_change(answer):
 
 
 def test_in_dutch_bad_answers_are_asked_again_in_dutch():
-    talk = Talk("hmm", "wijzig", "banaan", "negen", "nul", "veel", "worst", "kind", "child", "", "Piet, piet", "",
+    talk = Talk("hmm", "wijzig", "banaan", "negen", "nul", "veel", "worst", "poes", "kind", "", "Piet, piet", "",
                 "", "")
     result = talk.run(DUTCH, tries=4)
     assert result.bots == 2 and result.level == "child"
@@ -356,7 +356,7 @@ def test_in_dutch_bad_answers_are_asked_again_in_dutch():
         "Er passen hoogstens 6 spelers aan tafel, dus hoogstens 5 computerspelers. Hoeveel computerspelers?",
         "Een spel heeft minstens 2 spelers nodig, dus minstens 1 computerspeler. Hoeveel computerspelers?",
     ]
-    assert talk.questions[7:9] == ["Dat niveau ken ik niet. Welk niveau: random, child, memory of expert?"] * 2
+    assert talk.questions[7:9] == ["Dat niveau ken ik niet. Welk niveau: willekeurig, kind, geheugen of expert?"] * 2
     assert talk.questions[11] == ("Twee spelers kunnen niet allebei Piet heten. Wie spelen hier mee?"
                                   " Typ de namen met komma's ertussen.")
     assert talk.said == ["Ik houd het bij 2 computerspelers."]
@@ -409,10 +409,10 @@ def test_every_word_the_dutch_questions_ask_for_can_be_heard():
 
 
 def test_dutch_summary_sentences():
-    assert summary(replace(DUTCH, bots=1)) == "Jan tegen 1 computerspeler op niveau memory, de Jaques-kaarten, regels guide"
-    assert summary(replace(DUTCH, players=(), bots=3)).startswith("3 computerspelers op niveau memory, tegen elkaar")
+    assert summary(replace(DUTCH, bots=1)) == "Jan tegen 1 computerspeler op niveau geheugen, de Jaques-kaarten, regels modern"
+    assert summary(replace(DUTCH, players=(), bots=3)).startswith("3 computerspelers op niveau geheugen, tegen elkaar")
     assert summary(replace(DUTCH, players=("An", "Bo", "Cas"), bots=0)).startswith("An, Bo en Cas, geen computer")
-    assert summary(replace(DUTCH, deck="/home/a/mine.toml")).endswith("de kaarten uit mine.toml, regels guide")
+    assert summary(replace(DUTCH, deck="/home/a/mine.toml")).endswith("de kaarten uit mine.toml, regels modern")
 
 
 @pytest.mark.parametrize("answers, children", [
@@ -446,10 +446,10 @@ def test_in_dutch_the_classic_rules_are_played_with_the_jaques_deck_and_it_is_sa
     result = talk.run(DUTCH)
     assert (result.rules, result.deck, result.deck_name, result.source("deck")) == (
         "classic", "jaques", "jaques", SOURCE)
-    assert talk.said == ["De regels classic spelen met de Sporting-kaarten, en die hebben geen Nederlandse namen,"
+    assert talk.said == ["De regels klassiek spelen met de Sporting-kaarten, en die hebben geen Nederlandse namen,"
                          " dus we spelen ze met de Jaques-kaarten."]
-    assert talk.questions[-1] == ("Klaar: Jan tegen 2 computerspelers op niveau memory, de Jaques-kaarten, regels"
-                                  " classic. Zeg ja of druk op Enter om te beginnen, of zeg wijzig.")
+    assert talk.questions[-1] == ("Klaar: Jan tegen 2 computerspelers op niveau geheugen, de Jaques-kaarten, regels"
+                                  " klassiek. Zeg ja of druk op Enter om te beginnen, of zeg wijzig.")
     english = Talk("change", "", "", "", "classic", "", "yes").run()
     assert (english.rules, english.deck, english.deck_name) == ("classic", None, "sporting")
 

@@ -1369,7 +1369,7 @@ def test_a_new_deal_names_its_face_down_families_to_their_owner_again():
 @pytest.mark.parametrize("bots, lang, first", [
     ({"Ben": "memory", "Dan": "memory"}, "en",
      "Happy Families with Alice and 2 computer players at memory level: Ben and Dan."),
-    ({"Ben": "memory"}, "nl", "Kwartet met Alice, Dan en 1 computerspeler op niveau memory: Ben."),
+    ({"Ben": "memory"}, "nl", "Kwartet met Alice, Dan en 1 computerspeler op niveau geheugen: Ben."),
     ({"Ben": "memory", "Dan": "child"}, "en", "Happy Families with Alice, Ben (computer, memory) and Dan (computer, child)."),
 ])
 def test_the_first_line_names_computer_players_at_one_level_as_a_group(bots, lang, first):

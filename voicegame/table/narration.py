@@ -374,6 +374,37 @@ REFUSALS_NL: dict[str, str] = {
     "wrong_phase": "Dat kan nu niet.",
     "bad_action": "Dat kan niet.",
 }
+# How computer levels, rules profiles and rules are said in a language, where not by their English
+# names (which stay what is typed on the command line and in the config file).
+SAID_NAMES = {"nl": {"random": "willekeurig", "child": "kind", "memory": "geheugen", "expert": "expert",
+                     "guide": "modern", "classic": "klassiek", "dutch": "nederlands"}}
+_RULE_NAMES = {"nl": {
+    "deck": "kaarten", "after_miss": "beurt na niet thuis", "second_phase": "tweede ronde om hele families",
+    "families_face_down": "families omgekeerd", "politeness_penalty": "straf zonder alstublieft", "bluff": "bluffen",
+    "ask_by_surname": "vragen om een hele familie", "stock": "stapel", "centre_cards": "middenkaarten",
+    "three_generations": "drie generaties", "dealer_gets_fewest": "gever krijgt de minste kaarten",
+    "first_player": "wie begint", "lay_out_dealt_families": "gedeelde families meteen neerleggen",
+    "match_target": "wedstrijd tot", "next_dealer": "volgende gever", "tie_break": "beslissingsronde"}}
+_RULE_VALUES = {"en": {True: "on", False: "off"},
+                "nl": {True: "aan", False: "uit", "asked": "de gevraagde speler", "clockwise": "met de klok mee",
+                       "left_of_dealer": "links van de gever", "dealer": "de gever", "winner": "de winnaar"}}
+
+
+def said_name(name: str, lang: str) -> str:
+    """A level or rules profile as it is said in ``lang`` ("kind" for child in Dutch)."""
+    return SAID_NAMES.get(lang, {}).get(name, name)
+
+
+def rule_change(key: str, value: Any, lang: str) -> str:
+    """One rule changed from its profile, as said in ``lang``: "stock 5", "politeness penalty on",
+    "stapel: 5"."""
+    values = _RULE_VALUES.get(lang, _RULE_VALUES["en"])
+    said = values.get(value, value)  # 0 is "off" too (match target 0: one round)
+    if lang in _RULE_NAMES:
+        return f"{_RULE_NAMES[lang].get(key, key)}: {said}"
+    return f"{key.replace('_', ' ')} {said}"
+
+
 # Where one code covers several of the engine's sentences (``IllegalAction.reason``).
 REASONS_NL: dict[str, str] = {
     "nothing_to_undo": "Er is niets om terug te nemen.",

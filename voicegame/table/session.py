@@ -15,7 +15,7 @@ from voicegame.bots import Bot, make_bot
 from voicegame.engine import PROFILES, Ask, Flip, Game, IllegalAction, Pass, Rules, profile
 from voicegame.speech.base import Hearing
 from voicegame.table.journal import Journal, JournalError
-from voicegame.table.narration import Narrator, you_form
+from voicegame.table.narration import Narrator, rule_change, said_name, you_form
 from voicegame.table.output import Output
 from voicegame.table.setup import parse_number
 from voicegame.understanding import Understander, Understanding, normalize
@@ -253,10 +253,12 @@ class TextTable:
         text = name
         if name in PROFILES:
             base = profile(name)
-            changed = [f"{key.replace('_', ' ')} {({True: 'on', False: 'off'}).get(value, value)}"
+            lang = self.narrator.lang
+            text = said_name(name, lang)
+            changed = [rule_change(key, value, lang)
                        for key, value in rules.to_json().items() if key != "profile" and getattr(base, key) != value]
             if changed:
-                text = self.p("rules_changed", profile=name, changes=self.narrator.names(changed))
+                text = self.p("rules_changed", profile=text, changes=self.narrator.names(changed))
         if rules.match_target:
             text = self.p("rules_match", rules=text, n=rules.match_target)
         return text
@@ -288,11 +290,11 @@ class TextTable:
         line short enough for a braille display; mixed levels are said player by player."""
         levels = set(self.bot_levels.values())
         if len(levels) != 1:
-            return self.narrator.names([self.p("computer", name=p, level=self.bot_levels[p])
+            return self.narrator.names([self.p("computer", name=p, level=said_name(self.bot_levels[p], self.narrator.lang))
                                         if p in self.bot_levels else p for p in self.game.players])
         computers = [p for p in self.game.players if p in self.bot_levels]
         group = self.p("computers_one" if len(computers) == 1 else "computers_many", n=len(computers),
-                       level=levels.pop(), names=self.narrator.names(computers))
+                       level=said_name(levels.pop(), self.narrator.lang), names=self.narrator.names(computers))
         return self.narrator.names([p for p in self.game.players if p not in self.bot_levels] + [group])
 
     # ---------------------------------------------------------------- loop

@@ -19,6 +19,7 @@ from voicegame.bots import BOT_LEVELS
 from voicegame.config import Settings, deck_languages, decks_in
 from voicegame.decks import builtin_decks
 from voicegame.engine import PROFILES
+from voicegame.table.narration import said_name
 from voicegame.understanding.grammar import load_grammar
 from voicegame.understanding.words import normalize, similarity
 
@@ -198,8 +199,9 @@ _SPOKEN = {
 def answer_grammar(lang: str = "en") -> tuple[list[str], str]:
     """The set-up's answers as a recognizer's word list and JSGF grammar: yes, change, keep,
     quit, a number of computer players, a level, a deck or a rules profile, one at a time."""
-    answers = list(dict.fromkeys(_SPOKEN.get(lang, _SPOKEN["en"]) + tuple(BOT_LEVELS) + tuple(builtin_decks())
-                                 + tuple(PROFILES)))
+    named = tuple(BOT_LEVELS) + tuple(PROFILES)
+    answers = list(dict.fromkeys(_SPOKEN.get(lang, _SPOKEN["en"]) + named + tuple(said_name(n, lang) for n in named)
+                                 + tuple(builtin_decks())))
     words = list(dict.fromkeys(w for answer in answers for w in answer.split()))
     return words, f"#JSGF V1.0;\ngrammar setup_{lang};\npublic <answer> = {' | '.join(answers)};\n"
 
@@ -287,7 +289,7 @@ def _deck_phrase(settings: Settings) -> str:
 def summary(settings: Settings) -> str:
     """The whole game in one sentence in its language, e.g. "You against 2 computer players at memory level, ..."."""
     lang = settings.lang
-    computers = _text(lang, "at_level", computers=_computers(settings.bots, lang), level=settings.level)
+    computers = _text(lang, "at_level", computers=_computers(settings.bots, lang), level=said_name(settings.level, lang))
     players = _listed(settings.players, lang, "and")
     if not settings.players:
         table = _text(lang, "each_other", computers=computers)
@@ -295,7 +297,7 @@ def summary(settings: Settings) -> str:
         table = _text(lang, "against", players=players, computers=computers)
     else:
         table = _text(lang, "no_computers", players=players)
-    line = _text(lang, "summary", table=table, deck=_deck_phrase(settings), rules=settings.rules)
+    line = _text(lang, "summary", table=table, deck=_deck_phrase(settings), rules=said_name(settings.rules, lang))
     kids = _children_playing(settings)
     return line + _text(lang, "with_children", names=_listed(kids, lang, "and")) if kids else line
 
@@ -428,9 +430,10 @@ class _Conversation:
         settings = settings.changed(SOURCE, bots=bots)
 
         if settings.bots:
-            levels = _listed(BOT_LEVELS, self.lang, "or")
-            level = self.choose(self.t("level", options=levels, now=settings.level, keep=self.keep),
-                                self.t("level_again", options=levels), self.t("level_kept", level=settings.level),
+            levels = _listed([said_name(level, self.lang) for level in BOT_LEVELS], self.lang, "or")
+            now = said_name(settings.level, self.lang)
+            level = self.choose(self.t("level", options=levels, now=now, keep=self.keep),
+                                self.t("level_again", options=levels), self.t("level_kept", level=now),
                                 self._picker(list(BOT_LEVELS), "no_level"), settings.level)
             settings = settings.changed(SOURCE, level=level)
 
@@ -444,14 +447,15 @@ class _Conversation:
                                settings.deck)
             settings = settings.changed(SOURCE, deck=deck)
 
-        options = _listed(PROFILES, self.lang, "or")
-        rules = self.choose(self.t("rules", options=options, now=settings.rules, keep=self.keep),
-                            self.t("rules_again", options=options), self.t("rules_kept", rules=settings.rules),
+        options = _listed([said_name(name, self.lang) for name in PROFILES], self.lang, "or")
+        now = said_name(settings.rules, self.lang)
+        rules = self.choose(self.t("rules", options=options, now=now, keep=self.keep),
+                            self.t("rules_again", options=options), self.t("rules_kept", rules=now),
                             self._picker(list(PROFILES), "no_rules"), settings.rules)
         settings = settings.changed(SOURCE, rules=rules)
         if settings.deck is None and not _has_names(settings.deck_name, self.lang) and decks:
             # The classic rules' own deck has no Dutch names: the rules are played with one that has.
-            self.say(self.t("rules_deck", rules=rules, deck=settings.deck_name.title(), instead=decks[0].title()))
+            self.say(self.t("rules_deck", rules=said_name(rules, self.lang), deck=settings.deck_name.title(), instead=decks[0].title()))
             settings = settings.changed(SOURCE, deck=decks[0])
 
         if self.typing or self.listen_for is not None:
@@ -469,9 +473,12 @@ class _Conversation:
         return parse
 
     def _picker(self, options: list[str], wrong: str) -> Callable[[str], tuple[object, str | None]]:
+        """Takes an option by its name or as it is said in the game's language ("kind" for child)."""
+        named = {said_name(option, self.lang): option for option in options} | {option: option for option in options}
+
         def parse(answer: str) -> tuple[object, str | None]:
-            choice = _pick(answer, options)
-            return (choice, None) if choice else (None, self.t(wrong))
+            choice = _pick(answer, list(named))
+            return (named[choice], None) if choice else (None, self.t(wrong))
         return parse
 
     def _names(self, settings: Settings) -> Settings:
