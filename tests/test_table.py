@@ -292,6 +292,24 @@ def test_a_request_heard_without_certainty_is_confirmed_before_it_is_played():
     assert out.expected is None
 
 
+def test_a_request_heard_unsurely_and_refused_says_what_was_heard_first():
+    """ "Cara, is the Baker's Wife at home?" heard unsurely as the painter's wife, whose family is
+    complete: "The Pots family is already complete." alone told the player nothing they had said."""
+    game = _alice_to_move()
+    target = next(p for p in game.players if p != "Alice")
+    held = {game.deck.card(c).family for c in game.hand("Alice")}
+    table, out = _table(game, {}, lambda t: None)
+    for card in (c for c in game.deck.cards if c.family not in held):
+        unsure = Hearing((Alternative(f"{target} is {card.name('en', 'short')} at home".lower(), 0.6),), sure=False)
+        table.handle("Alice", unsure)
+        if table.pending is None:  # not offered a sound-alike the hand allows instead
+            break
+        table.handle("Alice", "cancel")
+    surname = game.deck.family(card.family).name("en", "surname")
+    assert out.private_lines["Alice"][-2] == f"I heard you ask {target} for {card.name('en', 'full')}."
+    assert surname in out.private_lines["Alice"][-1] and game.actions == []  # the rule, after it
+
+
 def test_the_same_words_heard_surely_are_played_at_once():
     game = _alice_to_move()
     miss = _miss_for(game, "Alice")

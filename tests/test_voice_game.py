@@ -901,6 +901,14 @@ def test_words_let_pass_while_a_question_waits_get_it_asked_again_once():
     voice.expect("name")
     voice.recognizer.queue.append(Hearing((Alternative("ben", 0.3),), sure=False, doubtful=True))
     assert voice._event(SimpleNamespace(kind="end")).text == "ben"
+    # "No, wait!" straight after one's own move (heard as a stray "no thanks") reaches the table, which
+    # offers to take the move back; with no move of theirs to take back it is let pass.
+    voice.expect(None)
+    for takes_back, reached in (("Alice", "no thanks"), (None, None)):
+        voice.may_take_back(takes_back)
+        voice.recognizer.queue.append(stray("no thanks"))
+        hearing = voice._event(SimpleNamespace(kind="end"))
+        assert (hearing.text if hearing else None) == reached
 
 
 def test_slower_with_no_loudspeaker_says_there_is_no_speech():

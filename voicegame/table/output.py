@@ -35,6 +35,11 @@ class Output:
         them (a young child's voice), and say ``reminder`` if nobody speaks for a while; lines of
         text need nothing."""
 
+    def may_take_back(self, player: str | None) -> None:
+        """The human whose last words made a move, so that a "no" said now offers to take it back
+        (None: nobody's): a listener should hear a "no" then however poorly it fits; lines of text
+        need nothing."""
+
     def let_pass(self) -> str | None:
         """The last words heard and let pass (not clearly meant for the game) before the utterance
         the table was last given: for "What did you hear?"."""

@@ -369,6 +369,7 @@ class TextTable:
         if notice:
             self.say(self.p(notice))
         go_on = self._handle(player, said)
+        self.out.may_take_back(self._just_played)
         kind = self.pending.kind if self.pending else None
         if kind is None and self.game.observation(player).phase == "flip":
             self.out.expect("flip")
@@ -548,6 +549,10 @@ class TextTable:
         if self.polite_reminder and not heard.polite and self._legal(player, target, heard):
             self.say(self.p("magic_word", player=player))
             return True
+        if heard.confirm and card_heard is not None and not self._legal(player, target, heard):
+            # Not heard surely, and refused: what was heard comes first, or "The Pots family is already
+            # complete." answers "Cara, is the Baker's Wife at home?" misheard.
+            self.tell(player, self.p("heard_request", target=target, what=self._what(heard, True)))
         if heard.confirm and self._legal(player, target, heard):
             # A surname heard that sounds like another ("Bung" for "Bun") is asked about with its trade:
             # "Miss Bung the Brewer's Daughter" tells which was meant, also to a child.

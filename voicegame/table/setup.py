@@ -154,7 +154,8 @@ _DUTCH_NUMBERS = {
     "nul": 0, "geen": 0, "een": 1, "één": 1, "twee": 2, "drie": 3, "vier": 4, "vijf": 5, "zes": 6,
     "zeven": 7, "acht": 8, "negen": 9, "tien": 10, "elf": 11, "twaalf": 12,
 }
-# "Turn over the second card": a centre card counted.
+# "Turn over the second card": a centre card counted (typed: in a recognizer's grammar, "... this one" came
+# out "flip the ninth one").
 _ORDINALS = {
     "en": {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
            "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12},

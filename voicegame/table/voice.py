@@ -105,6 +105,7 @@ class VoiceIO(Output):
         self._without: tuple[str, ...] = ()  # commands the game has no use for (``listen_for_game``)
         self._checked = False  # every answer will be checked with a yes or no (``listen_for``)
         self._asked_again = False  # words let pass while a question waited got it asked again (``_still_asking``)
+        self._takes_back: str | None = None  # whose move a "no" now would offer to take back (``may_take_back``)
         self._passed: str | None = None  # the last words let pass since the last utterance returned
         self._passed_before: str | None = None  # ... and before that one
         self.push_to_talk = push_to_talk
@@ -333,7 +334,9 @@ class VoiceIO(Output):
                 # What the recognizer made of it, on the screen only (the table's answer says what it did).
                 self.print_line(f"(heard: {hearing.text})" if hearing.text else "(heard nothing)")
                 return hearing
-            elif self._still_asking(hearing, doubted):
+            elif self._still_asking(hearing, doubted) or self._takes_back is not None and doubted in ("no", "cancel"):
+                # "No, wait!" straight after one's own move is short and fits poorly (stray), and it is
+                # when the game is needed most: the table offers to take the move back.
                 self.print_line(f"(heard: {hearing.text})")
                 return hearing
             if hearing.text:
@@ -356,6 +359,9 @@ class VoiceIO(Output):
     def _yes_waits(self) -> bool:
         """Whether the answer listened for may be a yes (a question waits: "Did you ask ...?")."""
         return self._expecting is not None and "yes" in ANSWERS[self._expecting]
+
+    def may_take_back(self, player: str | None) -> None:
+        self._takes_back = player
 
     def let_pass(self) -> str | None:
         return self._passed_before
