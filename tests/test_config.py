@@ -470,3 +470,10 @@ def test_config_says_where_games_are_saved(cfg, monkeypatch, tmp_path):
     line = describe(load_settings())[1]
     assert line.startswith("Saved games: ") and line.endswith(
         f"{os.sep}voicegame{os.sep}games (set VOICEGAME_DATA_DIR to keep them somewhere else).")
+
+
+def test_a_rules_profile_or_level_in_capitals_is_taken():
+    """ "--rules GUIDE" (Caps Lock on) was refused with "Did you mean guide?"."""
+    from voicegame.config import check_option
+
+    assert check_option("rules", "GUIDE") == "guide" and check_option("level", "Memory") == "memory"

@@ -1277,6 +1277,25 @@ def test_the_example_after_words_not_understood_is_a_request_the_rules_allow(lan
 _SPORTING = ["back", "carr", "duck", "mike", "pug", "putt", "salt", "snap", "strong", "swift", "weed", "wing"]
 
 
+def test_a_resumed_game_says_whose_turn_it_is_as_after_a_move():
+    """After the status line, "Your turn, Eva.": the cue to speak (the status line alone left a player
+    waiting for it)."""
+    game = Game(["Alice", "Ben"], rules=profile("guide"), seed=4)
+    game.apply(make_bot("random", game, game.current_player, 1).choose())
+    table, out = _run_lines(game, ["quit"])
+    table.run()
+    lines = out.lines()
+    resumed = next(i for i, line in enumerate(lines) if line.startswith("Resuming after"))
+    assert lines[resumed + 2] == f"Your turn, {game.current_player}."
+
+
+def test_status_says_how_many_centre_cards_are_still_face_down():
+    game = Game(["Alice", "Ben"], rules=profile("guide").with_overrides(centre_cards=4), seed=4)
+    table, out = _run_lines(game, [])
+    table.handle(game.current_player, "status")
+    assert out.lines()[-1].endswith(" Centre cards face down: 4.")
+
+
 def test_status_in_the_classic_second_phase_names_no_one_s_families():
     """The classic card lays families face down (003): with status naming every owner, whoever completed
     the last family asked for each in turn and took all 12. Status tells how many; a player hears their

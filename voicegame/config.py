@@ -402,10 +402,10 @@ def _check(key: str, value: Any, where: str, base: Path, cli: bool = False) -> A
     def choose(choices: tuple[str, ...] | list[str], what: str) -> str:
         if not isinstance(value, str):
             raise wrong("a word in quotes")
-        if value not in choices:
-            raise ConfigError(f"{where}{setting} is not {what}.{_did_you_mean(value, choices)}"
-                              f" Write one of: {', '.join(choices)}; for example {example}.")
-        return value
+        if value.casefold() in choices:  # "GUIDE" with Caps Lock on
+            return value.casefold()
+        raise ConfigError(f"{where}{setting} is not {what}.{_did_you_mean(value, choices)}"
+                          f" Write one of: {', '.join(choices)}; for example {example}.")
 
     if key == "players":
         if isinstance(value, str):

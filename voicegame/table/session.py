@@ -312,6 +312,8 @@ class TextTable:
         if g.actions:  # resumed: say where we are, not the whole story again
             self.say(self.p("resuming_one" if len(g.actions) == 1 else "resuming", n=len(g.actions)))
             self.say(self.status_lines())
+            if g.current_player in self.humans:  # the cue to speak, as after every move
+                self.say(self.narrator.t("your_turn", player=g.current_player))
         else:
             self.narrate(g.log)
         while not g.over:
@@ -804,6 +806,8 @@ class TextTable:
                                 named=named))
         turn = self.p("status_turn", player=g.current_player) if g.current_player else ""
         line = turn + "; ".join(parts) + "."
+        if g.rules.centre_cards:  # a sighted player sees at a glance how many are left to turn over
+            line += self.p("status_centre", n=len(g.observation(g.players[0]).centre_slots))
         if g.rules.match_target:
             line += self.p("match_totals", totals=", ".join(f"{p} {n}" for p, n in zip(g.players, g.totals)))
         return [line]
