@@ -310,6 +310,22 @@ def test_a_request_heard_unsurely_and_refused_says_what_was_heard_first():
     assert surname in out.private_lines["Alice"][-1] and game.actions == []  # the rule, after it
 
 
+def test_a_no_that_names_the_player_asked_instead_asks_about_that_one():
+    """ "Did you ask Ben for Mrs. Bun?" "No, I said Cara.": the name was lost, and the game offered a
+    card nobody had said."""
+    game = _alice_to_move()
+    miss = _miss_for(game, "Alice")
+    other = next(p for p in ("Ben", "Cara") if p != miss.target)
+    unsure = Hearing((Alternative(_say(game, miss).lower().replace(",", "").replace("?", ""), 0.6),), sure=False)
+    table, out = _table(game, {}, lambda t: None)
+    table.handle("Alice", unsure)
+    table.handle("Alice", Hearing((Alternative(f"no i said {other.lower()}", 0.9),)))
+    card = game.deck.card(miss.card).name("en", "short")
+    assert out.lines()[-1] == f"Then did you ask {other} for {card}? Say yes or no." and game.actions == []
+    table.handle("Alice", "yes")
+    assert [(a.target, a.card) for a in game.actions] == [(other, miss.card)]
+
+
 def test_the_same_words_heard_surely_are_played_at_once():
     game = _alice_to_move()
     miss = _miss_for(game, "Alice")

@@ -616,6 +616,14 @@ class TextTable:
             # the question just asked would answer the offer).
             self.say(self.p(_DECLINED.get(pending.kind, "say_again")))
             return True
+        if pending.kind == "confirm" and (named := self.understander.correction(line)) \
+                and named not in pending.offered and self._legal(player, named, pending.request):
+            # "Did you ask Dan for Mr. Bun?" "No, I said Cara.": asked about, as any name heard is.
+            self.pending = replace(pending, request=replace(pending.request, target=named),
+                                   offered=pending.offered + (named,))
+            self._ask_yes_no(player, "confirm_other", private=pending.request.instead_of is not None, target=named,
+                             what=self._what(pending.request, pending.in_full))
+            return True
         if heard.intent == "no" and pending.kind == "confirm" and (other := self._sound_alike(player, pending)):
             # "Did you ask Dan ...?" "No." A recognizer that swaps Ben and Dan most likely heard the other one.
             self.pending = replace(pending, request=replace(pending.request, target=other),

@@ -95,6 +95,8 @@ class Grammar:
     def template_words(self, without: Collection[str] = ()) -> set[str]:
         """Every word of the templates, but those only the commands ``without`` use."""
         words = set(self.fillers) | {said for said, _ in self.aliases}
+        words.update(w for key in ("name_answers", "name_corrections") for t in self.source.get(key, [])
+                     for seq in expand(t) for w in seq if w not in SLOTS)  # "No, I said Cara."
         commands = {intent: seqs for intent, seqs in self.commands.items() if intent not in without}
         for group in (self.requests, commands):
             for seqs in group.values():
@@ -286,8 +288,11 @@ def answer_jsgf(grammar: Grammar, phrases: Phrases, kind: str) -> tuple[list[str
     list and JSGF. A recognizer that need not tell a hundred requests apart hears one short word
     far more surely."""
     seqs = {seq for intent in ANSWERS[kind] for t in grammar.source["commands"][intent] for seq in expand(t)}
-    if kind == "name":  # "Cara", "ask Cara", "I'll ask Cara": said alone, "ask" fits nothing and drowns the name
-        seqs |= {seq for t in grammar.source.get("name_answers", ["{player}"]) for name in phrases.players.values()
+    # "Cara", "ask Cara", "I'll ask Cara": said alone, "ask" fits nothing and drowns the name; and to
+    # "Did you ask Dan?", "No, I said Cara."
+    forms = {"name": "name_answers", "yes_no": "name_corrections"}.get(kind)
+    if forms:
+        seqs |= {seq for t in grammar.source.get(forms, []) for name in phrases.players.values()
                  for seq in expand(t.replace("{player}", " ".join(name)))}
     words = sorted({spoken(w) for seq in seqs for w in seq})
     body = " | ".join(f"( {' '.join(spoken(w) for w in seq)} )" for seq in sorted(seqs))

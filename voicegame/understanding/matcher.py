@@ -212,10 +212,11 @@ class Understander:
         self._family_variants_phase2 = self._family_variants + [
             (family, v, tuple(importance(w) for w in v), v) for family, v in self.phrases.heads]
         self._player_variants = [(p, v, tuple(1.0 for _ in v), v) for p, v in self.phrases.players.items()]
-        self._name_answers = {p: {tuple(w for w in seq if w not in self.grammar.fillers)
-                                  for t in self.grammar.source.get("name_answers", ["{player}"])
-                                  for seq in expand(t.replace("{player}", " ".join(name)))}
-                              for p, name in self.phrases.players.items()}
+        self._name_answers, self._corrections = ({
+            p: {tuple(w for w in seq if w not in self.grammar.fillers) for t in self.grammar.source.get(key, default)
+                for seq in expand(t.replace("{player}", " ".join(name)))}
+            for p, name in self.phrases.players.items()}
+            for key, default in (("name_answers", ["{player}"]), ("name_corrections", [])))
         self._player_variants += [(_NOT_PLAYING, (w,), (1.0,), (w,)) for w in self.phrases.others]
         self._words = self.phrases.words()
         # The words that name someone or a card ("bun", "painter", "ben"; not "the" or "family").
@@ -337,6 +338,11 @@ class Understander:
             elif wa in command_words:  # "help" on its own would ask Help for the card
                 out.append(NameWarning(a, " ".join(wa), nickname(a), "command"))
         return out
+
+    def correction(self, text: str) -> str | None:
+        """The player a "no" names instead ("No, I said Cara.": the grammar's ``name_corrections``)."""
+        bare = tuple(w for w in normalize(text) if w not in self.grammar.fillers)
+        return next((p for p, forms in self._corrections.items() if bare in forms), None)
 
     def name_answer(self, text: str) -> tuple[str | None, bool]:
         """The one player an answer to "Who do you want to ask?" names, and whether in so many words:
