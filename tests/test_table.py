@@ -514,7 +514,8 @@ def test_a_centre_card_is_turned_over_by_its_number_in_words_or_digits(said):
     assert flips and flips[-1]["player"] == "Alice", out.lines()[-3:]
 
 
-@pytest.mark.parametrize("said", ["too", "for", "won", "hmm, which one was it", "No, wait!"])
+@pytest.mark.parametrize("said", ["too", "for", "won", "hmm, which one was it", "No, wait!", "not card 2",
+                                  "what was the first card", "card 1 or card 2?", "is the second card a good one"])
 def test_typed_words_that_are_no_number_turn_nothing_over_and_the_offer_is_said_again(said):
     """ "too" typed alone is a slip, not card 2 (a recognizer's sound-alike); and the answer to what
     is not understood is the offer, not a request the rules would then refuse."""
@@ -1090,10 +1091,46 @@ def test_dutch_refusals_say_why_as_the_english_ones_do():
     table, out = _run_lines(game, [], lang="nl")
     player = game.current_player
     target = next(p for p in game.players if p != player)
-    family = next(r["family"] for r in [{"family": game.deck.card(c).family} for c in game.hand(player)])
+    family = game.deck.card(game.hand(player)[0]).family
     table.handle(player, f"{target}, heb je de familie {game.deck.family(family).name('nl', 'surname')}?")
     table.handle(player, "ja")
     assert out.private_lines[player][-1] == "Vraag om één kaart, bij naam, zoals Meneer Botten." and game.actions == []
+
+
+@pytest.mark.parametrize("said", ["geef me een kaart", "niet kaart 2", "welke kaart was de eerste?"])
+def test_dutch_words_with_a_number_are_no_turn_over(said):
+    """ "een" is "a" as well as "one": "geef me een kaart" turned card 1 over."""
+    rules = profile("guide").with_overrides(centre_cards=4)
+    for seed in range(60):
+        game = Game(["Anna", "Ben", "Cara"], rules=rules, seed=seed)
+        misses = [a for a in game.observation(game.current_player).legal_actions()
+                  if isinstance(a, Ask) and a.card and a.card not in game.hand(a.target)]
+        if game.current_player == "Anna" and misses:
+            break
+    table, out = _run_lines(game, [], lang="nl", bots={"Ben": "random", "Cara": "random"})
+    table.handle("Anna", f"{misses[0].target}, heb je {game.deck.card(misses[0].card).name('nl', 'short')}?")
+    assert game.observation("Anna").phase == "flip"
+    moves = len(game.actions)
+    table.handle("Anna", said)
+    assert len(game.actions) == moves
+    table.handle("Anna", "de derde kaart")
+    assert [e["slot"] for e in game.log if e["type"] == "flip"] == [2]
+
+
+def test_a_stop_in_a_dutch_pause_stops():
+    """ "stop" asks first in a Dutch game (the brewer's family is Stop), but no request is taken in a pause."""
+    game = Game(["Anna", "Ben"], rules=profile("guide"), seed=3)
+    table, out = _run_lines(game, [], lang="nl")
+    table.handle(game.current_player, "pauze")
+    assert table.handle(game.current_player, "stop") is False
+
+
+def test_a_rule_changed_to_1_is_not_said_as_on():
+    from voicegame.table.narration import rule_change
+
+    assert [rule_change("centre_cards", 1, "en"), rule_change("stock", 1, "nl"), rule_change("match_target", 0, "en"),
+            rule_change("tie_break", True, "nl")] == ["centre cards 1", "stapel: 1", "match target off",
+                                                      "beslissingsronde: aan"]
 
 
 def test_a_refused_turn_over_is_explained_in_dutch_with_its_number():

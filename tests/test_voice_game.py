@@ -878,6 +878,9 @@ def test_words_let_pass_while_a_question_waits_get_it_asked_again_once():
         def missing_words(self, words):
             return []
 
+        def set_child_voice(self, child):
+            pass
+
         def finish(self):
             return self.queue.pop(0)
 
@@ -904,7 +907,8 @@ def test_words_let_pass_while_a_question_waits_get_it_asked_again_once():
     # "No, wait!" straight after one's own move (heard as a stray "no thanks") reaches the table, which
     # offers to take the move back; with no move of theirs to take back it is let pass.
     voice.expect(None)
-    for takes_back, reached in (("Alice", "no thanks"), (None, None)):
+    voice.listen_to("Alice")
+    for takes_back, reached in (("Alice", "no thanks"), (None, None), ("Ben", None)):  # Ben's move on Alice's turn
         voice.may_take_back(takes_back)
         voice.recognizer.queue.append(stray("no thanks"))
         hearing = voice._event(SimpleNamespace(kind="end"))

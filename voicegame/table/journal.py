@@ -115,6 +115,8 @@ class Journal:
     def settings(self, values: dict[str, Any]) -> None:
         """How the game is now played (``CHANGEABLE``: its young children, the polite reminder,
         history), changed when it was carried on: read over the header's the next time."""
+        if not set(values) <= CHANGEABLE:  # a resume would take the line for damage, and drop what follows
+            raise ValueError(f"not a setting a game may change: {sorted(set(values) - CHANGEABLE)}")
         self._write({"settings": values})
 
     def finish(self, winners: list[str]) -> None:

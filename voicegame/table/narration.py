@@ -383,7 +383,7 @@ REFUSALS_NL: dict[str, str] = {
 SAID_NAMES = {"nl": {"random": "willekeurig", "child": "kind", "memory": "geheugen", "expert": "expert",
                      "guide": "modern", "classic": "klassiek", "dutch": "nederlands"}}
 _RULE_NAMES = {"nl": {
-    "deck": "kaarten", "after_miss": "beurt na niet thuis", "second_phase": "tweede ronde om hele families",
+    "deck": "kaarten", "after_miss": "beurt na niet thuis", "second_phase": "tweede fase: hele families vragen",
     "families_face_down": "families omgekeerd", "politeness_penalty": "straf zonder alstublieft", "bluff": "bluffen",
     "ask_by_surname": "vragen om een hele familie", "stock": "stapel", "centre_cards": "middenkaarten",
     "three_generations": "drie generaties", "dealer_gets_fewest": "gever krijgt de minste kaarten",
@@ -403,7 +403,8 @@ def rule_change(key: str, value: Any, lang: str) -> str:
     """One rule changed from its profile, as said in ``lang``: "stock 5", "politeness penalty on",
     "stapel: 5"."""
     values = _RULE_VALUES.get(lang, _RULE_VALUES["en"])
-    said = values.get(value, value)  # 0 is "off" too (match target 0: one round)
+    # 0 is "off" (match target 0: one round), but 1 is no "on" (1 == True in Python).
+    said = values.get(value, value) if isinstance(value, (bool, str)) else values[False] if value == 0 else value
     if lang in _RULE_NAMES:
         return f"{_RULE_NAMES[lang].get(key, key)}: {said}"
     return f"{key.replace('_', ' ')} {said}"
@@ -420,7 +421,7 @@ REASONS_NL: dict[str, str] = {
     "own_family": "{family} heb je zelf al. Vraag om een familie die je niet hebt.",
     "no_families": "{player} heeft geen families meer. Vraag iemand anders.",
     "flip_after_miss": "Een middenkaart draai je alleen om na een vraag die mislukte.",
-    "nothing_to_pass": "Er is nu niets om te passen.",
+    "nothing_to_pass": "Je kunt nu niet passen.",
 }
 _FLIP_REFUSAL_NL = "Middenkaart {number} kun je niet omdraaien. Kies een ander nummer, of zeg pas."
 # What a Dutch refusal says when the request does not name the player, card or family.

@@ -34,6 +34,8 @@ class SpeechControls(Protocol):
 
 # What a "no" to the table's question says, by the question (a request's: "Say your request again").
 _DECLINED = {"undo": "not_undone", "quit": "play_on", "flip": "not_turned"}
+# Words a turn-over answer may have round its number: "turn over card number 2", "draai de derde kaart om".
+_TURN_OVER_WORDS = frozenset({"flip", "turn", "over", "the", "card", "number", "draai", "om", "de", "kaart", "nummer"})
 # How each kind of ``NameWarning`` is worded.
 _NAME_WARNINGS = {"player": "names_alike", "card": "name_like_card", "command": "name_like_command"}
 
@@ -328,8 +330,9 @@ class TextTable:
             if g.observation(player).phase == "flip" and self._flip_offered != len(g.actions):
                 self._offer_flip(player)
             # Not while paused; while a question waits, the question (said to all) again.
-            if self.pending is not None:
-                reminder = next((line for seat, line in reversed(self.said) if seat is None), None)
+            if self.pending is not None:  # a private question is reminded by its hint alone
+                public = [line for seat, line in self.said if seat is None and line != self.p("not_an_answer")]
+                reminder = public[-1] if public else self.p("yes_no_hint")
             else:
                 reminder = None if self.paused else self._lines(self.p("still_your_turn", player=player))[0]
             self.out.listen_to(player, reminder)
@@ -401,7 +404,7 @@ class TextTable:
             self.said = waiting  # the question, for "repeat" and for another "what did you hear?"
             return True
         if self.paused:  # what was said stays for "repeat": "Paused. Say continue when you are ready."
-            if heard.intent == "quit" and sure and not heard.confirm:
+            if heard.intent == "quit" and sure:  # no request is taken in a pause: a Dutch "stop" is no family
                 return False
             if heard.intent == "resume":
                 self.paused, self.said = False, []
@@ -677,13 +680,21 @@ class TextTable:
 
     def _parse_flip(self, line: str, heard: Understanding, typed: bool) -> Flip | Pass | None:
         """The answer to a turn-over offer ("turn over card two, please", "2", "the second one", "draai 2
-        om", "I pass", "no"), or None. Players count the centre cards from 1."""
+        om", "kaart 3", "I pass", "no"), or None. Players count the centre cards from 1. A number in other
+        words is no answer: "not card 2", "what was the first card?", "geef me een kaart" ("een" is
+        also "a") turned a card over."""
         words = normalize(line)
-        if heard.intent == "no" or heard.intent == "flip" and {"pass", "skip", "pas"} & set(words):
+        if heard.intent == "no" or heard.intent == "flip" and {"pass", "skip", "pas", "passen"} & set(words):
             return Pass()
-        numbered = heard.intent == "flip" or len(words) == 1 or words[:1] in (("flip",), ("turn",), ("draai",)) \
-            or bool({"card", "number", "kaart", "nummer"} & set(words))  # "kaart 3"
-        number = parse_number(line, self.narrator.lang, heard=not typed) if numbered else None
+        lang, polite = self.narrator.lang, {p[0] for p in self.understander.grammar.polite if len(p) == 1}
+        rest = [w for w in words if w not in _TURN_OVER_WORDS | polite]
+        numbers = [w for w in rest if parse_number(w, lang, heard=not typed) is not None]
+        if len(numbers) == 2 and numbers[1] in ("one", "een") and parse_number(numbers[0], lang) != 1:
+            rest, numbers = [w for w in rest if w != numbers[1]], numbers[:1]  # "the second one"
+        if heard.intent == "flip":
+            number = parse_number(line, lang, heard=not typed)
+        else:
+            number = parse_number(numbers[0], lang, heard=not typed) if rest == numbers and len(numbers) == 1 else None
         return None if number is None else Flip(number - 1)
 
     def _offer_flip(self, player: str) -> None:

@@ -151,7 +151,7 @@ _NUMBER_WORDS = {
     "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
 }
 _DUTCH_NUMBERS = {
-    "nul": 0, "geen": 0, "een": 1, "één": 1, "twee": 2, "drie": 3, "vier": 4, "vijf": 5, "zes": 6,
+    "nul": 0, "geen": 0, "een": 1, "twee": 2, "drie": 3, "vier": 4, "vijf": 5, "zes": 6,
     "zeven": 7, "acht": 8, "negen": 9, "tien": 10, "elf": 11, "twaalf": 12,
 }
 # "Turn over the second card": a centre card counted (typed: in a recognizer's grammar, "... this one" came
@@ -219,13 +219,13 @@ def names_grammar(lang: str = "en", names: Sequence[str] = ()) -> tuple[list[str
 
 
 def parse_number(text: str, lang: str = "en", heard: bool = False) -> int | None:
-    """The number in an answer: digits or a number word ("three", and "drie" in Dutch); in words a
-    recognizer ``heard``, also a word it writes for one ("too"). Typed, "too" alone is a slip, not
-    card 2, and "-1" is no number of players."""
+    """The number in an answer: digits or a number word ("three", and "drie" in Dutch); typed, an
+    ordinal too ("second"); in words a recognizer ``heard``, a word it writes for one ("too"). Typed,
+    "too" alone is a slip, not card 2, and "-1" is no number of players."""
     if re.search(r"-\s*\d", text):
         return None
     words = normalize(text)
-    table = {**_NUMBER_WORDS, **(_DUTCH_NUMBERS if lang == "nl" else {}), **_ORDINALS.get(lang, {})}
+    table = {**_NUMBER_WORDS, **(_DUTCH_NUMBERS if lang == "nl" else {}), **({} if heard else _ORDINALS.get(lang, {}))}
     for word in words:
         if word in table:
             return table[word]

@@ -106,6 +106,7 @@ class VoiceIO(Output):
         self._checked = False  # every answer will be checked with a yes or no (``listen_for``)
         self._asked_again = False  # words let pass while a question waited got it asked again (``_still_asking``)
         self._takes_back: str | None = None  # whose move a "no" now would offer to take back (``may_take_back``)
+        self._listening_to: str | None = None  # whose turn it is (``listen_to``)
         self._passed: str | None = None  # the last words let pass since the last utterance returned
         self._passed_before: str | None = None  # ... and before that one
         self.push_to_talk = push_to_talk
@@ -153,6 +154,7 @@ class VoiceIO(Output):
         self.listen_for(*answer_jsgf(load_grammar(self._understander.lang), self._understander.phrases, answer))
 
     def listen_to(self, player: str, reminder: str | None = None) -> None:
+        self._listening_to = player
         self._child = player in self.children
         self._reminder, self._quiet = reminder, 0.0
         if self.recognizer is not None:
@@ -334,7 +336,8 @@ class VoiceIO(Output):
                 # What the recognizer made of it, on the screen only (the table's answer says what it did).
                 self.print_line(f"(heard: {hearing.text})" if hearing.text else "(heard nothing)")
                 return hearing
-            elif self._still_asking(hearing, doubted) or self._takes_back is not None and doubted in ("no", "cancel"):
+            elif self._still_asking(hearing, doubted) or doubted in ("no", "cancel") and self._takes_back is not None \
+                    and self._takes_back == self._listening_to:
                 # "No, wait!" straight after one's own move is short and fits poorly (stray), and it is
                 # when the game is needed most: the table offers to take the move back.
                 self.print_line(f"(heard: {hearing.text})")
@@ -344,7 +347,8 @@ class VoiceIO(Output):
         return None
 
     def _still_asking(self, hearing: Hearing, doubted: str | None) -> bool:
-        """While a question waits ("Did you ask ...?", "Who do you want to ask?"), words the recognizer
+        """While a question or an offer waits ("Did you ask ...?", "Who do you want to ask?", a centre
+        card to turn over), words the recognizer
         doubts still reach the table when they say no (which plays nothing: a clear "no" was let pass as
         table talk, and the player waited in silence), and the first others once, so that the question
         is asked again, or the name doubted asked about, rather than left waiting unheard (a clear

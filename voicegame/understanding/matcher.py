@@ -30,15 +30,16 @@ COMMAND_COST = 0.6
 _INF = 99.0
 # Template words whose absence changes the meaning ("I have X" is not "May I have X").
 _KEY_TEMPLATE_WORDS = frozenset({"may", "can", "could", "do", "did", "ask", "give", "pass", "got", "mag", "heb",
-                                 "hebt", "heeft", "vraag"})
-# Not "u": "Eva heeft Meneer Brood" (a remark) was "heeft u Meneer Brood" to Eva, played at once.
+                                 "hebt", "heeft", "vraag", "geef", "wil"})
+# Not "u" nor "ik": "Eva heeft Meneer Brood", "Eva wil Meneer Brood" (remarks) were "heeft u ..." and "ik wil
+# ..." to Eva, played at once.
 _LIGHT_TEMPLATE_WORDS = frozenset({"is", "at", "home", "the", "a", "you", "i", "any", "me", "for", "thuis", "je",
-                                   "ik", "om", "hebben", "please"})
+                                   "om", "hebben", "please"})
 # Words that turn a sentence into a statement or a question about something else.
 _STATEMENT_WORDS = frozenset({"has", "had", "have", "think", "know", "want", "wants", "need", "not", "no", "never",
                               "who", "where", "what", "why", "when", "which", "my", "mine", "his", "her", "their",
                               "our", "your", "tomorrow", "yesterday", "drink", "biscuits", "heeft", "niet", "geen",
-                              "wie", "waar", "wat", "mijn"})
+                              "wie", "waar", "wat", "mijn", "geeft", "gaf", "vraagt", "vroeg", "wilde", "wou"})
 _MOVES = ("ask", "ask_family")
 # The target of a request to someone who is not playing ("Dad, is Mr. Bun at home?"); no player is called this.
 _NOT_PLAYING = "<not playing>"
@@ -170,7 +171,7 @@ def _template_cost(skeleton: tuple[str, ...], inserts: tuple[float, ...], templa
             s = skeleton[j - 1]
             if s == t:
                 sub = prev[j - 1]
-            elif not slot and not s.startswith("{") and (sim := similarity(t, s)) >= 0.8:
+            elif not slot and not s.startswith("{") and s not in _STATEMENT_WORDS and (sim := similarity(t, s)) >= 0.8:
                 # Only plurals and near-spellings: "gave me" must not pass for "give me".
                 sub = prev[j - 1] + (1.0 - sim) * 1.5
             else:
@@ -354,9 +355,9 @@ class Understander:
             return None, False
         said = [p for p, name in self.phrases.players.items()
                 if any(words[i:i + len(name)] == name for i in range(len(words) - len(name) + 1))]
-        if len(said) == 1:
-            bare = tuple(w for w in words if w not in self.grammar.fillers)
-            return said[0], bare in self._name_answers[said[0]]
+        if len(said) == 1:  # "please" aside, in so many words: "misschien Cara" ("maybe Cara") is asked about
+            polite = {p[0] for p in self.grammar.polite if len(p) == 1}
+            return said[0], tuple(w for w in words if w not in polite) in self._name_answers[said[0]]
         if said:
             return None, False
         near = [p for p, name in self.phrases.players.items()
