@@ -317,13 +317,13 @@ def test_a_no_that_names_the_player_asked_instead_asks_about_that_one():
     miss = _miss_for(game, "Alice")
     other = next(p for p in ("Ben", "Cara") if p != miss.target)
     unsure = Hearing((Alternative(_say(game, miss).lower().replace(",", "").replace("?", ""), 0.6),), sure=False)
-    table, out = _table(game, {}, lambda t: None)
+    table, out = _table(game, {"Ben": "random", "Cara": "random"}, lambda t: None)
     table.handle("Alice", unsure)
     table.handle("Alice", Hearing((Alternative(f"no i said {other.lower()}", 0.9),)))
     card = game.deck.card(miss.card).name("en", "short")
     assert out.lines()[-1] == f"Then did you ask {other} for {card}? Say yes or no." and game.actions == []
     table.handle("Alice", "yes")
-    assert [(a.target, a.card) for a in game.actions] == [(other, miss.card)]
+    assert (game.actions[0].target, game.actions[0].card) == (other, miss.card)
 
 
 def test_the_same_words_heard_surely_are_played_at_once():
@@ -867,6 +867,22 @@ def test_a_sound_alike_card_the_recognizer_ruled_out_is_not_asked_about(words, r
     assert (got.intent, got.target, got.confirm) == ("ask", "Cara", confirmed)
 
 
+def test_with_other_people_listening_whether_a_card_is_asked_about_does_not_depend_on_the_hand():
+    """ "Did you ask Dan for Mr. Bung the Brewer?" was asked only of a player who also held a Bun card:
+    the question told the table so. With more than one person playing, a surname heard without its
+    trade is asked about whatever the hand holds (with one, only computer players hear the question)."""
+    from voicegame.decks import load_deck
+    from voicegame.table.session import as_heard
+    from voicegame.understanding import Understander
+
+    understander = Understander(load_deck("jaques"), ("Alice", "Ben", "Cara", "Dan"))
+    heard = Hearing((Alternative("cara have you got missus bung", 0.99),), sure=True)
+    asked = {(tuple(hand), others): as_heard(understander, heard, "Alice", hand, "cards", others).confirm
+             for hand in (["bung:mr", "bun:mr"], ["bung:mr"]) for others in (False, True)}
+    assert asked == {(("bung:mr", "bun:mr"), False): True, (("bung:mr",), False): False,
+                     (("bung:mr", "bun:mr"), True): True, (("bung:mr",), True): True}
+
+
 def _alice_holding_a_bun_and_a_bung() -> Game:
     """Alice to move, Mrs. Bun and Mrs. Bung both requests she may make."""
     for seed in range(3000):
@@ -1037,7 +1053,7 @@ def test_a_request_offered_for_a_card_held_is_asked_about_privately():
     g = position({"Alice": ["bun:mr"], "Ben": ["bun:mrs", "bun:master"], "Cara": ["bun:miss"]}, deck="jaques")
     table, out = _table(g, {}, lambda t: None)
     table.handle("Alice", Hearing((Alternative("ben is mister bun at home", 0.5),), sure=False))
-    assert out.private_lines["Alice"][-1].startswith("Did you ask Ben for Mrs. Bun?")
+    assert out.private_lines["Alice"][-1].startswith("Did you ask Ben for Mrs. Bun")
     assert not any("Bun" in line for line in out.lines())
     table.handle("Alice", Hearing((Alternative("yes", 0.9),)))
     assert [(a.target, a.card) for a in g.actions] == [("Ben", "bun:mrs")]
@@ -1213,7 +1229,7 @@ def test_the_sound_alike_follow_up_of_a_card_offered_for_one_held_is_private_too
     table, out = _table(g, {}, lambda t: None)
     table.handle("Alice", Hearing((Alternative("ben is mister bun at home", 0.5),), sure=False))
     table.handle("Alice", Hearing((Alternative("no", 0.9),)))
-    assert out.private_lines["Alice"][-1].startswith("Then did you ask Dan for Mrs. Bun?")
+    assert out.private_lines["Alice"][-1].startswith("Then did you ask Dan for Mrs. Bun")
     assert not any("Bun" in line for line in out.lines())
 
 

@@ -41,7 +41,7 @@ _NAME_WARNINGS = {"player": "names_alike", "card": "name_like_card", "command": 
 
 
 def as_heard(understander: Understander, said: str | Hearing, asker: str | None, hand: list[str] | None,
-             phase: str) -> Understanding:
+             phase: str, others_listen: bool = False) -> Understanding:
     """What ``said`` means, and whether to act on it at once. Typed words are taken as typed.
     Heard words are doubted more: a request is confirmed first when the recognizer was not sure of
     its words, when it names a player whose name sounds like another's (a recognizer takes "Ben"
@@ -50,7 +50,8 @@ def as_heard(understander: Understander, said: str | Hearing, asker: str | None,
     whom it was for; and none is taken from words the recognizer doubts (a command is, but not a
     "yes" that would play one): a wrong move is the worst thing this program can do. The hand ranks
     what was heard (legal requests first among sound-alikes: "Meneer Botten" heard may be "Meneer Potten"),
-    never what was typed: a typed card held is that card, and the rules then say why not."""
+    never what was typed: a typed card held is that card, and the rules then say why not.
+    ``others_listen``: other people hear the questions, so no question may depend on the hand."""
     if isinstance(said, str):
         return understander.understand(said, asker=asker, phase=phase)
     heard = understander.understand(said.texts(), asker=asker, hand=hand, phase=phase)
@@ -61,7 +62,7 @@ def as_heard(understander: Understander, said: str | Hearing, asker: str | None,
     if heard.is_move and heard.target == asker:  # no one asks themselves: a name misheard, or table talk
         return replace(heard, target=None, confirm=True, alternatives=[], reason="Who do you want to ask?")
     if heard.is_move and (doubts_target(understander, said, heard.target)
-                          or doubts_card(understander, said, heard, hand, phase)
+                          or doubts_card(understander, said, heard, None if others_listen else hand, phase)
                           or named_by_a_poor_trade(understander, said, heard)):
         heard = replace(heard, confirm=True)
     return heard
@@ -386,7 +387,7 @@ class TextTable:
         self._just_played, just_played = None, self._just_played == player
         texts, sure = ([said], True) if isinstance(said, str) else (said.texts(), said.sure)
         g = self.game
-        heard = as_heard(self.understander, said, player, g.hand(player), g.phase)
+        heard = as_heard(self.understander, said, player, g.hand(player), g.phase, self._others_listen)
         if heard.intent == "heard" and self.pending is not None and isinstance(said, Hearing) and said.doubtful:
             # Table talk forced into an answer's words ("Ha ha, brilliant!" as "what did you hear"):
             # "I heard nothing else" was no reply to it.
@@ -562,7 +563,7 @@ class TextTable:
             # A surname heard that sounds like another ("Bung" for "Bun") is asked about with its trade:
             # "Miss Bung the Brewer's Daughter" tells which was meant, also to a child.
             in_full = card_heard is not None and heard.card is not None and doubts_card(
-                self.understander, card_heard, heard, self.game.hand(player), self.game.phase)
+                self.understander, card_heard, heard, self._doubting_hand(player), self.game.phase)
             self.pending = _Pending("confirm", replace(heard, target=target), (target,), in_full=in_full)
             # A request offered in place of the one heard, which the hand rules out, tells what the hand
             # holds ("Mr. Bun" said, "Did you ask Ben for Mrs. Bun?"): only the asker hears that question.
@@ -573,6 +574,16 @@ class TextTable:
                              what=self._what(heard, in_full))
             return True
         return self._act(player, Ask(target, card=heard.card, family=heard.family, polite=heard.polite))
+
+    @property
+    def _others_listen(self) -> bool:
+        """Whether other people hear the table's questions: then a card is doubted for its sound-alike
+        whatever the asker holds (``doubts_card``), as whether "Did you ask Dan for Mr. Bung the
+        Brewer?" is asked would tell them the asker holds a Bun card."""
+        return len(self.humans) > 1
+
+    def _doubting_hand(self, player: str) -> list[str] | None:
+        return None if self._others_listen else self.game.hand(player)
 
     def _legal(self, player: str, target: str, heard: Understanding) -> bool:
         """Whether the engine would take this request (one it would refuse is refused at once,
@@ -595,7 +606,7 @@ class TextTable:
             if named is not None and (exact or heard.intent == "none"):  # "hand Ben" is not "hand"
                 first = pending.heard  # what the request was heard as (None: typed), to doubt its card
                 unsure = not exact or doubts_target(self.understander, said, named) or first is not None and (
-                    doubts_card(self.understander, first, request, g.hand(player), g.phase)
+                    doubts_card(self.understander, first, request, self._doubting_hand(player), g.phase)
                     or named_by_a_poor_trade(self.understander, first, request))
                 # "Dan, please": the please said with the name counts for the request.
                 polite = request.polite or heard.polite
