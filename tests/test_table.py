@@ -9,7 +9,7 @@ import pytest
 
 from voicegame.bots import make_bot
 from voicegame.decks import load_deck
-from voicegame.engine import Ask, Game, IllegalAction, profile
+from voicegame.engine import Ask, Game, IllegalAction, Pass, profile
 from voicegame.speech.base import Alternative, Hearing
 from voicegame.table.output import Lines, Output
 from voicegame.table.session import TextTable
@@ -515,7 +515,8 @@ def test_a_centre_card_is_turned_over_by_its_number_in_words_or_digits(said):
 
 
 @pytest.mark.parametrize("said", ["too", "for", "won", "hmm, which one was it", "No, wait!", "not card 2",
-                                  "what was the first card", "card 1 or card 2?", "is the second card a good one"])
+                                  "what was the first card", "card 1 or card 2?", "is the second card a good one",
+                                  "is card 2 good?", "card 2, right?", "well, 2?", "one card", "the one"])
 def test_typed_words_that_are_no_number_turn_nothing_over_and_the_offer_is_said_again(said):
     """ "too" typed alone is a slip, not card 2 (a recognizer's sound-alike); and the answer to what
     is not understood is the offer, not a request the rules would then refuse."""
@@ -1110,7 +1111,47 @@ def test_dutch_refusals_say_why_as_the_english_ones_do():
     family = game.deck.card(game.hand(player)[0]).family
     table.handle(player, f"{target}, heb je de familie {game.deck.family(family).name('nl', 'surname')}?")
     table.handle(player, "ja")
-    assert out.private_lines[player][-1] == "Vraag om één kaart, bij naam, zoals Meneer Botten." and game.actions == []
+    line, prefix = out.private_lines[player][-1], "Vraag om één kaart, bij naam, zoals "
+    asked_for = {game.deck.card(r["card"]).name("nl", "short") for r in game.observation(player).legal_requests()}
+    assert line.startswith(prefix) and line[len(prefix):-1] in asked_for and game.actions == []  # one they may ask for
+
+
+def test_none_at_a_turn_over_offer_passes():
+    game, table, out = _alice_offered_a_flip()
+    table.handle("Alice", "none")
+    assert game.actions[-1] == Pass()
+
+
+def test_a_question_waits_over_a_look_at_the_hand_and_a_pause():
+    """ "Who do you want to ask?" then "hand": the question was dropped; "pause", "continue" forgot it."""
+    game = _alice_to_move()
+    miss = _miss_for(game, "Alice")
+    card = game.deck.card(miss.card).name("en", "short")
+    table, out = _table(game, {"Ben": "random", "Cara": "random"}, lambda t: None)
+    table.handle("Alice", f"is {card} at home")
+    question = out.lines()[-1]
+    for line in ("hand", "yes", "pause"):
+        table.handle("Alice", line)
+    assert table.pending is not None and game.actions == []
+    table.handle("Alice", "continue")
+    assert out.lines()[-2:] == ["Let's go on. Your turn, Alice.", question]
+    table.handle("Alice", miss.target)
+    assert (game.actions[0].target, game.actions[0].card) == (miss.target, miss.card)
+
+
+def test_with_the_politeness_penalty_the_follow_up_question_says_no_please_too_and_yes_please_adds_it():
+    game = Game(["Alice", "Ben", "Cara"], rules=profile("guide").with_overrides(politeness_penalty=True), seed=1)
+    while game.current_player != "Alice":
+        game = Game(["Alice", "Ben", "Cara"], rules=game.rules, seed=game.seed + 1)
+    miss = _miss_for(game, "Alice")
+    other = next(p for p in ("Ben", "Cara") if p != miss.target)
+    card = game.deck.card(miss.card).name("en", "short")
+    table, out = _table(game, {"Ben": "random", "Cara": "random"}, lambda t: None)
+    table.handle("Alice", f"{miss.target}, is {card} at hoem?")
+    table.handle("Alice", f"no, I said {other}")
+    assert out.lines()[-1].startswith(f"Then did you ask {other} for {card}, without please?")
+    table.handle("Alice", "yes please")
+    assert game.actions[0].polite and not any("forgot to say please" in line for line in out.lines())
 
 
 @pytest.mark.parametrize("said", ["geef me een kaart", "niet kaart 2", "welke kaart was de eerste?"])

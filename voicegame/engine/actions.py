@@ -23,13 +23,14 @@ ERROR_CODES = (
 class IllegalAction(ValueError):
     """A refused action. ``code`` is stable (one of ERROR_CODES); ``message`` is a sentence to say aloud
     (English); ``reason``, where one code covers several sentences ("wrong_phase"), tells which, so
-    that another language can say it too."""
+    that another language can say it too, with ``example``, the card the sentence suggests, if any."""
 
-    def __init__(self, code: str, message: str, reason: str | None = None) -> None:
+    def __init__(self, code: str, message: str, reason: str | None = None, example: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.reason = reason
+        self.example = example
 
     def to_json(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}

@@ -442,8 +442,9 @@ class Game:
                 return
             if action.card is None:
                 if not self._surname:
-                    raise IllegalAction("wrong_phase", "Ask for one card by name, such as"
-                                        f" {self.deck.cards[0].name(form='short')}.", "one_card")
+                    example = self.deck.cards[next(_bits(self.observation(self.players[asker]).askable_mask()), 0)]
+                    raise IllegalAction("wrong_phase", f"Ask for one card by name, such as {example.name(form='short')}.",
+                                        "one_card", example.id)
                 self._ask_surname(asker, target, action)
                 return
             card = self._card_index.get(action.card)

@@ -174,6 +174,7 @@ PROMPTS: dict[str, dict[str, str]] = {
         "confirm_ask": "Did you ask {target} for {what}?",
         "confirm_ask_unpolite": "Did you ask {target} for {what}, without please?",
         "confirm_other": "Then did you ask {target} for {what}?",
+        "confirm_other_unpolite": "Then did you ask {target} for {what}, without please?",
         "say_again": "All right. Say your request again.",
         "yes_no_hint": "Say yes or no.",
         "flip_prompt": "You may turn over a centre card: say its number ({slots}), or pass.",
@@ -310,8 +311,9 @@ PROMPTS: dict[str, dict[str, str]] = {
         "magic_word": "Denk aan het toverwoord, {player}: vraag het nog eens met alstublieft.",
         "heard_request": "Ik hoorde: {target}, {what}.",
         "confirm_ask": "Bedoel je: {target}, {what}?",
-        "confirm_ask_unpolite": "Bedoel je: {target}, {what}, zonder alstublieft?",
+        "confirm_ask_unpolite": "Bedoel je: {target}, {what}, zonder alstublieft te zeggen?",
         "confirm_other": "Of bedoel je: {target}, {what}?",
+        "confirm_other_unpolite": "Of bedoel je: {target}, {what}, zonder alstublieft te zeggen?",
         "say_again": "Goed. Zeg je vraag nog eens.",
         "yes_no_hint": "Zeg ja of nee.",
         "flip_prompt": "Je mag een middenkaart omdraaien: zeg het nummer ({slots}), of zeg pas.",
@@ -384,7 +386,7 @@ SAID_NAMES = {"nl": {"random": "willekeurig", "child": "kind", "memory": "geheug
                      "guide": "modern", "classic": "klassiek", "dutch": "nederlands"}}
 _RULE_NAMES = {"nl": {
     "deck": "kaarten", "after_miss": "beurt na niet thuis", "second_phase": "tweede fase: hele families vragen",
-    "families_face_down": "families omgekeerd", "politeness_penalty": "straf zonder alstublieft", "bluff": "bluffen",
+    "families_face_down": "families dicht", "politeness_penalty": "straf zonder alstublieft", "bluff": "bluffen",
     "ask_by_surname": "vragen om een hele familie", "stock": "stapel", "centre_cards": "middenkaarten",
     "three_generations": "drie generaties", "dealer_gets_fewest": "gever krijgt de minste kaarten",
     "first_player": "wie begint", "lay_out_dealt_families": "gedeelde families meteen neerleggen",
@@ -416,7 +418,7 @@ REASONS_NL: dict[str, str] = {
     "game_over": "Het spel is uit. Begin een nieuw spel om nog eens te spelen.",
     "flip_first": "Draai eerst een middenkaart om, of zeg pas, voor je weer vraagt.",
     "not_in_round": "{player} speelt deze ronde niet mee.",
-    "one_card": "Vraag om één kaart, bij naam, zoals {first}.",
+    "one_card": "Vraag om één kaart, bij naam, zoals {example}.",
     "whole_family": "Alle families zijn compleet: vraag nu om een hele familie, zoals: is {card} en familie thuis?",
     "own_family": "{family} heb je zelf al. Vraag om een familie die je niet hebt.",
     "no_families": "{player} heeft geen families meer. Vraag iemand anders.",
@@ -485,7 +487,7 @@ class Narrator:
             return refused.message
         if isinstance(action, Flip) and code == "bad_action":  # no such card face down, or one seen before
             return _FLIP_REFUSAL_NL.format(number=action.slot + 1)
-        names = dict(_REFUSAL_UNNAMED_NL, first=self.card(self.deck.cards[0].id, "short"))
+        names = dict(_REFUSAL_UNNAMED_NL, example=self.card(refused.example or self.deck.cards[0].id, "short"))
         if isinstance(action, Ask):
             names["player"] = action.target
             if action.card is not None and self.deck.has_card(action.card):

@@ -141,6 +141,7 @@ class _Pending:
     heard: Hearing | None = None  # for ``who``: what the request was heard as (None: typed), to doubt its card
     action: Flip | Pass | None = None  # for ``flip``
     missed: int = 0  # words since that were no answer ("I didn't catch your answer.")
+    asked: tuple[tuple[str | None, str], ...] = ()  # the question as said, kept over a pause or a look at the hand
 
 
 class TextTable:
@@ -410,11 +411,20 @@ class TextTable:
             if heard.intent == "resume":
                 self.paused, self.said = False, []
                 self.say(self.p("resumed", player=player))
+                self._flip_offered = -1  # a turn-over still open is offered again
+                if self.pending is not None:  # and a question still waiting is asked again
+                    self._say_again(list(self.pending.asked))
             elif isinstance(said, str):  # typed, it was meant for the game: silence looked like a hang
                 self.say(self.p("paused"))
             return True  # a break: table talk is not for the game
         asked, self.said = self.said, []
         pending, self.pending = self.pending, None
+        if pending is not None and pending.kind == "who" and heard.intent == "yes":
+            heard = replace(heard, intent="none")  # "yes" names no one: the question is asked again
+        if pending is not None and heard.intent in ("hand", "status", "history", "help", "pause"):
+            # A look at the hand, or a break, before answering: the question still waits.
+            self.pending = replace(pending, asked=pending.asked or tuple(asked[-1:]))
+            return self._command(player, heard, said, just_played)
         if pending is not None:  # before a turn-over: the "no" to "Undo ...?" is not a pass
             answered = self._answer_pending(player, pending, texts[0] if texts else "", heard, said)
             if answered is not None:
@@ -567,11 +577,8 @@ class TextTable:
             self.pending = _Pending("confirm", replace(heard, target=target), (target,), in_full=in_full)
             # A request offered in place of the one heard, which the hand rules out, tells what the hand
             # holds ("Mr. Bun" said, "Did you ask Ben for Mrs. Bun?"): only the asker hears that question.
-            # With the politeness penalty a "yes" to a request without please costs the turn: the
-            # question says so ("pleas" typed was asked about, and the "yes" lost the turn unwarned).
-            key = "confirm_ask_unpolite" if self.game.rules.politeness_penalty and not heard.polite else "confirm_ask"
-            self._ask_yes_no(player, key, private=heard.instead_of is not None, target=target,
-                             what=self._what(heard, in_full))
+            self._ask_yes_no(player, self._confirm_key("confirm_ask", heard), private=heard.instead_of is not None,
+                             target=target, what=self._what(heard, in_full))
             return True
         return self._act(player, Ask(target, card=heard.card, family=heard.family, polite=heard.polite))
 
@@ -584,6 +591,11 @@ class TextTable:
 
     def _doubting_hand(self, player: str) -> list[str] | None:
         return None if self._others_listen else self.game.hand(player)
+
+    def _confirm_key(self, key: str, request: Understanding) -> str:
+        """With the politeness penalty a "yes" to a request without please costs the turn: the question
+        says so ("pleas" typed was asked about, and the "yes" lost the turn unwarned)."""
+        return key + "_unpolite" if self.game.rules.politeness_penalty and not request.polite else key
 
     def _legal(self, player: str, target: str, heard: Understanding) -> bool:
         """Whether the engine would take this request (one it would refuse is refused at once,
@@ -622,8 +634,8 @@ class TextTable:
                 return True
             if pending.kind == "flip":
                 return self._act(player, pending.action)
-            r = pending.request
-            return self._act(player, Ask(r.target, card=r.card, family=r.family, polite=r.polite))
+            r = pending.request  # "Yes, please." to "..., without please?" says it
+            return self._act(player, Ask(r.target, card=r.card, family=r.family, polite=r.polite or heard.polite))
         if heard.intent == "no" and isinstance(said, Hearing) and said.stray:
             # A "no" that fits the audio as poorly as table talk does (``VoiceIO._still_asking``): it drops
             # the question and plays nothing, but offers nothing in its place either (a "yes" meant for
@@ -635,14 +647,16 @@ class TextTable:
             # "Did you ask Dan for Mr. Bun?" "No, I said Cara.": asked about, as any name heard is.
             self.pending = replace(pending, request=replace(pending.request, target=named),
                                    offered=pending.offered + (named,))
-            self._ask_yes_no(player, "confirm_other", private=pending.request.instead_of is not None, target=named,
+            self._ask_yes_no(player, self._confirm_key("confirm_other", pending.request),
+                             private=pending.request.instead_of is not None, target=named,
                              what=self._what(pending.request, pending.in_full))
             return True
         if heard.intent == "no" and pending.kind == "confirm" and (other := self._sound_alike(player, pending)):
             # "Did you ask Dan ...?" "No." A recognizer that swaps Ben and Dan most likely heard the other one.
             self.pending = replace(pending, request=replace(pending.request, target=other),
                                    offered=pending.offered + (other,))
-            self._ask_yes_no(player, "confirm_other", private=pending.request.instead_of is not None, target=other,
+            self._ask_yes_no(player, self._confirm_key("confirm_other", pending.request),
+                             private=pending.request.instead_of is not None, target=other,
                              what=self._what(pending.request, pending.in_full))
             return True
         if heard.intent == "no" and pending.kind == "confirm" and pending.in_full and not pending.card_offered \
@@ -651,7 +665,8 @@ class TextTable:
             # for a said "bun" (a child's voice every time): offer the card that sounds like it.
             self.pending = replace(pending, request=alike, card_offered=True)
             # Private: the card offered tells that the asker holds its family too.
-            self._ask_yes_no(player, "confirm_other", private=True, target=alike.target, what=self._what(alike, True))
+            self._ask_yes_no(player, self._confirm_key("confirm_other", alike), private=True, target=alike.target,
+                             what=self._what(alike, True))
             return True
         if heard.intent == "no" and pending.kind == "confirm" and (first := pending.request.instead_of):
             # "Did you ask Finn for Mrs. Bun?" "No." Then it was the request heard first, which the
@@ -698,14 +713,17 @@ class TextTable:
         if heard.intent == "no" or heard.intent == "flip" and {"pass", "skip", "pas", "passen"} & set(words):
             return Pass()
         lang, polite = self.narrator.lang, {p[0] for p in self.understander.grammar.polite if len(p) == 1}
-        rest = [w for w in words if w not in _TURN_OVER_WORDS | polite]
+        # "one" and "een" are also "a" and "the one": a number only alone or after "card", "kaart", ...
+        ones = {i for i, w in enumerate(words) if w in ("one", "een") and len(words) > 1
+                and (i == 0 or words[i - 1] in ("the", "de", "om") or words[i - 1] not in _TURN_OVER_WORDS)}
+        rest = [w for i, w in enumerate(words) if w not in _TURN_OVER_WORDS | polite and i not in ones]
         numbers = [w for w in rest if parse_number(w, lang, heard=not typed) is not None]
-        if len(numbers) == 2 and numbers[1] in ("one", "een") and parse_number(numbers[0], lang) != 1:
-            rest, numbers = [w for w in rest if w != numbers[1]], numbers[:1]  # "the second one"
-        if heard.intent == "flip":
-            number = parse_number(line, lang, heard=not typed)
-        else:
-            number = parse_number(numbers[0], lang, heard=not typed) if rest == numbers and len(numbers) == 1 else None
+        if heard.intent == "flip" and not typed:  # the recognizer's grammar allows turn-over phrases only
+            number = parse_number(line, lang, heard=True)
+        else:  # typed, a number in other words is no answer: "is card 2 good?"
+            number = parse_number(numbers[0], lang) if rest == numbers and len(numbers) == 1 else None
+        if number == 0:  # "none", "geen"
+            return Pass()
         return None if number is None else Flip(number - 1)
 
     def _offer_flip(self, player: str) -> None:
