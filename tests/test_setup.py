@@ -446,7 +446,7 @@ def test_in_dutch_the_classic_rules_are_played_with_the_jaques_deck_and_it_is_sa
     result = talk.run(DUTCH)
     assert (result.rules, result.deck, result.deck_name, result.source("deck")) == (
         "classic", "jaques", "jaques", SOURCE)
-    assert talk.said == ["De regels klassiek spelen met de Sporting-kaarten, en die hebben geen Nederlandse namen,"
+    assert talk.said == ["Bij de regels klassiek horen de Sporting-kaarten, en die hebben geen Nederlandse namen,"
                          " dus we spelen ze met de Jaques-kaarten."]
     assert talk.questions[-1] == ("Klaar: Jan tegen 2 computerspelers op niveau geheugen, de Jaques-kaarten, regels"
                                   " klassiek. Zeg ja of druk op Enter om te beginnen, of zeg wijzig.")

@@ -112,7 +112,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "no_level": "Dat niveau ken ik niet.",
         "deck": "Welke kaarten: {options}? Nu {now}. {keep}", "deck_again": "Welke kaarten: {options}?",
         "no_deck": "Die kaarten ken ik niet.", "deck_no_names": "De {deck}-kaarten hebben geen Nederlandse namen.",
-        "rules_deck": "De regels {rules} spelen met de {deck}-kaarten, en die hebben geen Nederlandse namen, dus"
+        "rules_deck": "Bij de regels {rules} horen de {deck}-kaarten, en die hebben geen Nederlandse namen, dus"
                       " we spelen ze met de {instead}-kaarten.",
         "rules": "Welke regels: {options}? Nu {now}. {keep}", "rules_again": "Welke regels: {options}?",
         "rules_kept": "de regels {rules}", "no_rules": "Die regels ken ik niet.",
