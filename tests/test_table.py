@@ -1133,6 +1133,7 @@ def test_a_question_waits_over_a_look_at_the_hand_and_a_pause():
     for line in ("hand", "yes", "pause"):
         table.handle("Alice", line)
     assert table.pending is not None and game.actions == []
+    assert out.lines()[-3:-1] == ["I didn't catch your answer.", question]  # the question again, not the hand
     table.handle("Alice", "continue")
     assert out.lines()[-2:] == ["Let's go on. Your turn, Alice.", question]
     table.handle("Alice", miss.target)

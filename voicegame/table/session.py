@@ -434,8 +434,9 @@ class TextTable:
             if heard.intent == "none":  # neither an answer nor anything else: the question still waits
                 self.pending = replace(pending, missed=pending.missed + 1)
                 self.say(self.p("not_an_answer"))
-                # The question, without these lines however often they came.
-                question = [(seat, line) for seat, line in asked if line not in (self.said[-1][1], self.p("yes_no_hint"))]
+                # The question (as kept over a look at the hand), without these lines however often they came.
+                question = [(seat, line) for seat, line in list(pending.asked) or asked
+                            if line not in (self.said[-1][1], self.p("yes_no_hint"))]
                 if pending.missed and pending.kind != "who":
                     # Again: short. Table talk while a question waited had it said 13 times in a row.
                     self.say(self.p("yes_no_hint"))
