@@ -1016,6 +1016,15 @@ def test_a_player_called_like_a_command_is_warned_about():
     assert out.lines()[1] == "Help is also a command (help). Could Help be called Tiger?"
 
 
+def test_a_request_without_a_name_that_the_rules_refuse_is_refused_without_asking_who():
+    """ "Is Mrs. Bun at home?" from the player holding Mrs. Bun: "Who do you want to ask?", then the rule."""
+    game = _alice_to_move()
+    held = game.deck.card(game.hand("Alice")[0]).name("en", "short")
+    table, out = _table(game, {"Ben": "random", "Cara": "random"}, lambda t: None)
+    table.handle("Alice", f"is {held} at home")
+    assert table.pending is None and out.private_lines["Alice"][-1] == f"You already hold {held}."
+
+
 def test_cancel_drops_the_who_question():
     game = _alice_to_move()
     miss = _miss_for(game, "Alice")

@@ -556,7 +556,8 @@ class TextTable:
         target = heard.target
         if target is None:
             targets = obs.legal_targets()
-            if len(targets) != 1:
+            # Who, unless the rules refuse it whoever is asked ("You already hold Mrs. Bun.": said at once).
+            if len(targets) != 1 and (not targets or any(self._legal(player, t, heard) for t in targets)):
                 self.pending = _Pending("who", heard, heard=None if isinstance(said, str) else said)
                 self.say(self.p("who", what=self._what(heard), names=self.narrator.names(targets, "or")))
                 return True
