@@ -647,20 +647,10 @@ class TextTable:
         if pending.kind == "confirm" and (named := self.understander.correction(line)) \
                 and named not in pending.offered and self._legal(player, named, pending.request):
             # "Did you ask Dan for Mr. Bun?" "No, I said Cara.": asked about, as any name heard is.
-            self.pending = replace(pending, request=replace(pending.request, target=named),
-                                   offered=pending.offered + (named,))
-            self._ask_yes_no(player, self._confirm_key("confirm_other", pending.request),
-                             private=pending.request.instead_of is not None, target=named,
-                             what=self._what(pending.request, pending.in_full))
-            return True
+            return self._offer_target(player, pending, named)
         if heard.intent == "no" and pending.kind == "confirm" and (other := self._sound_alike(player, pending)):
             # "Did you ask Dan ...?" "No." A recognizer that swaps Ben and Dan most likely heard the other one.
-            self.pending = replace(pending, request=replace(pending.request, target=other),
-                                   offered=pending.offered + (other,))
-            self._ask_yes_no(player, self._confirm_key("confirm_other", pending.request),
-                             private=pending.request.instead_of is not None, target=other,
-                             what=self._what(pending.request, pending.in_full))
-            return True
+            return self._offer_target(player, pending, other)
         if heard.intent == "no" and pending.kind == "confirm" and pending.in_full and not pending.card_offered \
                 and (alike := self._card_alike(player, pending)):
             # "Did you ask Cara for Miss Bung, the Brewer's Daughter?" "No." The recognizer hears "bung"
@@ -679,6 +669,15 @@ class TextTable:
             self.say(self.p(_DECLINED.get(pending.kind, "say_again")))
             return True
         return None
+
+    def _offer_target(self, player: str, pending: _Pending, target: str) -> bool:
+        """ "Then did you ask ``target`` for ...?": the request waiting, to another player."""
+        self.pending = replace(pending, request=replace(pending.request, target=target),
+                               offered=pending.offered + (target,))
+        self._ask_yes_no(player, self._confirm_key("confirm_other", pending.request),
+                         private=pending.request.instead_of is not None, target=target,
+                         what=self._what(pending.request, pending.in_full))
+        return True
 
     def _sound_alike(self, player: str, pending: _Pending) -> str | None:
         """A player whose name sounds like the one just refused, not named yet, who may be asked."""
