@@ -396,9 +396,18 @@ def test_a_remark_about_what_someone_holds_is_no_request_played_at_once():
     """ "Eva heeft Jonge Meneer Botten" ("Eva has ...") was "heeft u ..." to Eva, played at once."""
     dutch = Understander(load_deck("jaques"), PLAYERS, lang="nl")
     for remark in ("Cara heeft Jonge Meneer Botten", "Cara wil Meneer Brood", "Cara wil ook Meneer Brood hebben",
-                   "Ben geeft mij Meneer Brood", "Cara mag Meneer Brood"):
+                   "Ben geeft mij Meneer Brood", "Cara mag Meneer Brood", "Cara, je hebt dus Meneer Brood!",
+                   "Cara hebt Meneer Brood"):
         understood = dutch.understand(remark, asker="Alice")
         assert understood.intent == "none" or understood.confirm, remark
+
+
+def test_a_card_said_to_be_at_home_is_asked_about_not_played():
+    """ "Dan, Mr. Bun is at home" tells; "Dan, is Mr. Bun at home" asks (a light word moved cost as
+    little as acting at once allowed)."""
+    english = Understander(load_deck("jaques"), PLAYERS)
+    told, asked = (english.understand(t, asker="Alice") for t in ("Dan, Mr. Bun is at home", "Dan, is Mr. Bun at home"))
+    assert (told.intent, told.confirm) == ("ask", True) and (asked.intent, asked.confirm) == ("ask", False)
 
 
 def test_a_command_word_that_names_a_family_is_asked_about():

@@ -20,7 +20,7 @@ from voicegame.understanding.words import FUNCTION_WORDS, SoundTable, letters_rh
 
 __all__ = ["NameWarning", "Understander", "Understanding"]
 
-ACT_COST = 0.45  # at most this cheap to act at once ...
+ACT_COST = 0.44  # at most this cheap to act at once ...
 ACT_MARGIN = 0.3  # ... and this much cheaper than any other request
 CONFIRM_COST = 1.05  # up to this, ask before acting; beyond, reject
 LEGAL_SOUND_ALIKE = 0.5  # a request the hand allows, heard at most this much worse than one it rules out, is offered
@@ -31,15 +31,16 @@ _INF = 99.0
 # Template words whose absence changes the meaning ("I have X" is not "May I have X").
 _KEY_TEMPLATE_WORDS = frozenset({"may", "can", "could", "do", "did", "ask", "give", "pass", "got", "mag", "heb",
                                  "hebt", "heeft", "vraag", "geef", "wil"})
-# Not "u" nor "ik": "Eva heeft Meneer Brood", "Eva wil Meneer Brood" (remarks) were "heeft u ..." and "ik wil
-# ..." to Eva, played at once.
-_LIGHT_TEMPLATE_WORDS = frozenset({"is", "at", "home", "the", "a", "you", "i", "any", "me", "for", "thuis", "je",
+# Not "u", "ik" nor "je": "Eva heeft Meneer Brood", "Eva wil Meneer Brood", "Cara hebt Meneer Brood" (remarks)
+# were "heeft u ...", "ik wil ..." and "hebt je ..." to Eva or Cara, played at once.
+_LIGHT_TEMPLATE_WORDS = frozenset({"is", "at", "home", "the", "a", "you", "i", "any", "me", "for", "thuis",
                                    "om", "hebben", "please"})
 # Words that turn a sentence into a statement or a question about something else.
 _STATEMENT_WORDS = frozenset({"has", "had", "have", "think", "know", "want", "wants", "need", "not", "no", "never",
                               "who", "where", "what", "why", "when", "which", "my", "mine", "his", "her", "their",
                               "our", "your", "tomorrow", "yesterday", "drink", "biscuits", "heeft", "niet", "geen",
-                              "wie", "waar", "wat", "mijn", "geeft", "gaf", "vraagt", "vroeg", "wilde", "wou"})
+                              "wie", "waar", "wat", "mijn", "geeft", "gaf", "vraagt", "vroeg", "wilde", "wou",
+                              "hebt"})  # "je hebt" tells; "heb je" and "hebt u" ask
 _MOVES = ("ask", "ask_family")
 # The target of a request to someone who is not playing ("Dad, is Mr. Bun at home?"); no player is called this.
 _NOT_PLAYING = "<not playing>"
