@@ -34,8 +34,10 @@ class SpeechControls(Protocol):
 
 # What a "no" to the table's question says, by the question (a request's: "Say your request again").
 _DECLINED = {"undo": "not_undone", "quit": "play_on", "flip": "not_turned"}
-# Words a turn-over answer may have round its number: "turn over card number 2", "draai de derde kaart om".
-_TURN_OVER_WORDS = frozenset({"flip", "turn", "over", "the", "card", "number", "draai", "om", "de", "kaart", "nummer"})
+# Words a turn-over answer may have round its number: "turn over card number 2", "draai de derde kaart om";
+# after the first of them, "one" and "een" are a number ("card one"), else "a" or "the one".
+_BEFORE_A_NUMBER = frozenset({"flip", "turn", "over", "card", "number", "draai", "kaart", "nummer"})
+_TURN_OVER_WORDS = _BEFORE_A_NUMBER | {"the", "de", "om"}
 # How each kind of ``NameWarning`` is worded.
 _NAME_WARNINGS = {"player": "names_alike", "card": "name_like_card", "command": "name_like_command"}
 
@@ -713,11 +715,10 @@ class TextTable:
         words = normalize(line)
         if heard.intent == "no" or heard.intent == "flip" and {"pass", "skip", "pas", "passen"} & set(words):
             return Pass()
-        lang, polite = self.narrator.lang, {p[0] for p in self.understander.grammar.polite if len(p) == 1}
-        # "one" and "een" are also "a" and "the one": a number only alone or after "card", "kaart", ...
+        lang, skipped = self.narrator.lang, _TURN_OVER_WORDS | self.understander.grammar.polite_words
         ones = {i for i, w in enumerate(words) if w in ("one", "een") and len(words) > 1
-                and (i == 0 or words[i - 1] in ("the", "de", "om") or words[i - 1] not in _TURN_OVER_WORDS)}
-        rest = [w for i, w in enumerate(words) if w not in _TURN_OVER_WORDS | polite and i not in ones]
+                and (i == 0 or words[i - 1] not in _BEFORE_A_NUMBER)}
+        rest = [w for i, w in enumerate(words) if w not in skipped and i not in ones]
         numbers = [w for w in rest if parse_number(w, lang, heard=not typed) is not None]
         if heard.intent == "flip" and not typed:  # the recognizer's grammar allows turn-over phrases only
             number = parse_number(line, lang, heard=True)

@@ -348,11 +348,11 @@ class VoiceIO(Output):
 
     def _still_asking(self, hearing: Hearing, doubted: str | None) -> bool:
         """While a question or an offer waits ("Did you ask ...?", "Who do you want to ask?", a centre
-        card to turn over), words the recognizer
-        doubts still reach the table when they say no (which plays nothing: a clear "no" was let pass as
-        table talk, and the player waited in silence), and the first others once, so that the question
-        is asked again, or the name doubted asked about, rather than left waiting unheard (a clear
-        "Cara" doubted got silence; the table takes no "yes" or request from doubted words: ``as_heard``)."""
+        card to turn over), words the recognizer doubts still reach the table when they say no (which
+        plays nothing: a clear "no" was let pass as table talk, and the player waited in silence), and
+        the first others once, so that the question is asked again, or the name doubted asked about,
+        rather than left waiting unheard (a clear "Cara" doubted got silence; the table takes no "yes"
+        or request from doubted words: ``as_heard``)."""
         if not hearing.text or self._expecting is None or self._understander is None:
             return False
         if doubted in ("no", "cancel"):

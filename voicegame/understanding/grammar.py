@@ -92,6 +92,11 @@ class Grammar:
     # Words that turn a name said into one not meant: "not Ben", "never mind Ben".
     negations: frozenset[str] = frozenset()
 
+    @functools.cached_property
+    def polite_words(self) -> frozenset[str]:
+        """The one-word polite forms ("please", "alstublieft"), which may stand beside a name or a number."""
+        return frozenset(p[0] for p in self.polite if len(p) == 1)
+
     def template_words(self, without: Collection[str] = ()) -> set[str]:
         """Every word of the templates, but those only the commands ``without`` use."""
         words = set(self.fillers) | {said for said, _ in self.aliases}
@@ -254,7 +259,7 @@ def jsgf(grammar: Grammar, phrases: Phrases, *, include_commands: bool = True, w
     lines.append("<card> = " + alt(v for vs in phrases.cards.values() for v in vs) + ";")
     lines.append("<family> = " + alt(v for vs in phrases.families.values() for v in vs) + ";")
     lines.append("<head> = <family> | " + alt(v for _, v in phrases.heads) + ";")
-    polite = " | ".join(sorted(w for w in grammar.fillers if w in {p[0] for p in grammar.polite if len(p) == 1}))
+    polite = " | ".join(sorted(w for w in grammar.fillers if w in grammar.polite_words))
     please = f" [{polite}]" if polite else ""
     # From the templates as written: the matcher ignores fillers, but "is Mr. Bun and family at
     # home" has no path through the recognizer unless its "and" is in the grammar.

@@ -357,8 +357,7 @@ class Understander:
         said = [p for p, name in self.phrases.players.items()
                 if any(words[i:i + len(name)] == name for i in range(len(words) - len(name) + 1))]
         if len(said) == 1:  # "please" aside, in so many words: "misschien Cara" ("maybe Cara") is asked about
-            polite = {p[0] for p in self.grammar.polite if len(p) == 1}
-            return said[0], tuple(w for w in words if w not in polite) in self._name_answers[said[0]]
+            return said[0], tuple(w for w in words if w not in self.grammar.polite_words) in self._name_answers[said[0]]
         if said:
             return None, False
         near = [p for p, name in self.phrases.players.items()
